@@ -1,0 +1,90 @@
+import { cleanEnv } from "envalid";
+import { CONFIG_SPEC } from "./schema";
+
+/** The validated configuration of one mailstop process. */
+export interface Config {
+  host: string;
+  http: { port: number; publicUrl: string };
+  region: "us" | "eu";
+  environment: "local" | "staging" | "production";
+  brand: string;
+  logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
+  sharedDomain: string;
+  mxHost: string;
+  captureHost: string;
+  abuseContact: string;
+  dnsServers: string[] | null;
+  adminToken: string | null;
+  bootstrapApiKey: string | null;
+  databaseUrl: string | null;
+  redisUrl: string | null;
+  dataDir: string;
+  s3: { endpoint: string; accessKey: string | null; secretKey: string | null; bucket: string; region: string } | null;
+  smtp: { port: number; capturePort: number; maxMessageBytes: number; simDelayMs: number };
+  stream: { heartbeatSeconds: number; tokenTtlSeconds: number; maxDurationSeconds: number };
+}
+
+/** Invalid configuration: one line per offending variable, all of them at once. */
+export class ConfigError extends Error {
+  constructor(readonly lines: string[]) {
+    super(lines.join("\n"));
+    this.name = "ConfigError";
+  }
+}
+
+/**
+ * Parses and validates `env` once at start-up. An empty variable counts as unset, as shells
+ * and compose files commonly export `VAR=` to mean "no value".
+ */
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ""));
+  const raw = cleanEnv(present, CONFIG_SPEC, {
+    reporter: ({ errors }) => {
+      const lines = Object.entries(errors).map(([name, error]) => `invalid configuration: ${name} ${describe(error)}`);
+      if (lines.length > 0) throw new ConfigError(lines);
+    },
+  });
+
+  const sharedDomain = raw.MAILSTOP_SHARED_DOMAIN;
+  const s3Endpoint = raw.S3_ENDPOINT;
+  return {
+    host: raw.MAILSTOP_HOST,
+    http: { port: raw.MAILSTOP_HTTP_PORT, publicUrl: raw.MAILSTOP_PUBLIC_URL ?? `http://localhost:${raw.MAILSTOP_HTTP_PORT}` },
+    region: raw.MAILSTOP_REGION,
+    environment: raw.MAILSTOP_ENVIRONMENT,
+    brand: raw.MAILSTOP_BRAND,
+    logLevel: raw.MAILSTOP_LOG_LEVEL,
+    sharedDomain,
+    mxHost: raw.MAILSTOP_MX_HOST ?? `mx.${sharedDomain}`,
+    captureHost: raw.MAILSTOP_CAPTURE_HOST ?? `capture.${sharedDomain}`,
+    abuseContact: raw.MAILSTOP_ABUSE_CONTACT ?? `abuse@${sharedDomain}`,
+    dnsServers: raw.MAILSTOP_DNS_SERVERS ?? null,
+    adminToken: raw.MAILSTOP_ADMIN_TOKEN ?? null,
+    bootstrapApiKey: raw.MAILSTOP_BOOTSTRAP_API_KEY ?? null,
+    databaseUrl: raw.DATABASE_URL ?? null,
+    redisUrl: raw.REDIS_URL ?? null,
+    dataDir: raw.MAILSTOP_DATA_DIR,
+    s3:
+      s3Endpoint === undefined
+        ? null
+        : { endpoint: s3Endpoint, accessKey: raw.S3_ACCESS_KEY ?? null, secretKey: raw.S3_SECRET_KEY ?? null, bucket: raw.S3_BUCKET, region: raw.S3_REGION },
+    smtp: {
+      port: raw.MAILSTOP_SMTP_PORT,
+      capturePort: raw.MAILSTOP_CAPTURE_PORT,
+      maxMessageBytes: raw.MAILSTOP_MAX_MESSAGE_BYTES,
+      simDelayMs: raw.MAILSTOP_SIM_DELAY_MS,
+    },
+    stream: {
+      heartbeatSeconds: raw.MAILSTOP_HEARTBEAT_S,
+      tokenTtlSeconds: raw.MAILSTOP_STREAM_TOKEN_TTL_S,
+      maxDurationSeconds: raw.MAILSTOP_STREAM_MAX_DURATION_S,
+    },
+  };
+}
+
+function describe(error: Error | undefined): string {
+  const message = error?.message ?? "is invalid";
+  // envalid's own messages ("Invalid port input: \"x\"", "Value \"x\" not in choices [a,b]")
+  // read fine after the variable name once lower-cased at the start.
+  return message.charAt(0).toLowerCase() + message.slice(1);
+}

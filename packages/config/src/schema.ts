@@ -1,0 +1,60 @@
+import { port, str } from "envalid";
+import { adminToken, bootstrapApiKey, domainName, engineUrl, hostPortList, origin, positiveInt } from "./validators";
+
+/**
+ * Every environment variable mailstop reads, grouped by the part of the product that uses it.
+ * `desc` is the one-line meaning published in docs/configuration.md (generated from this file;
+ * `pnpm check` fails when the two drift). Nothing outside this package reads `process.env`.
+ */
+export const CONFIG_GROUPS = {
+  server: {
+    MAILSTOP_HOST: str({ default: "127.0.0.1", desc: "Bind address for every listener (0.0.0.0 in the container image)." }),
+    MAILSTOP_HTTP_PORT: port({ default: 8025, desc: "HTTP listener: public routes, /stream/v1 and /admin/v1." }),
+    MAILSTOP_PUBLIC_URL: origin({ default: undefined, desc: "Origin written into url, stream_url and api_origin (default http://localhost:<http port>)." }),
+    MAILSTOP_REGION: str({ choices: ["us", "eu"] as const, default: "us", desc: "Region of this deployment; keys of projects in another region are refused." }),
+    MAILSTOP_ENVIRONMENT: str({ choices: ["local", "staging", "production"] as const, default: "local", desc: "Deployment environment reported to clients as server.environment." }),
+    MAILSTOP_BRAND: str({ default: "mailstop", desc: "Brand string reported by /health and the abuse document." }),
+    MAILSTOP_LOG_LEVEL: str({ choices: ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const, default: "info", desc: "pino log level." }),
+  },
+  domains: {
+    MAILSTOP_SHARED_DOMAIN: domainName({ default: "mailstop.test", desc: "The shared receiving domain of <project_key>.<tag>@ addresses." }),
+    MAILSTOP_MX_HOST: domainName({ default: undefined, desc: "Mail exchanger published in DNS instructions and the abuse document (default mx.<shared domain>)." }),
+    MAILSTOP_CAPTURE_HOST: domainName({ default: undefined, desc: "Published capture relay host (default capture.<shared domain>)." }),
+    MAILSTOP_ABUSE_CONTACT: str({ default: undefined, desc: "Abuse contact address in the abuse document (default abuse@<shared domain>)." }),
+    MAILSTOP_DNS_SERVERS: hostPortList({ default: undefined, desc: "Comma-separated host:port resolvers used to verify custom domains (default: the system's)." }),
+  },
+  admin: {
+    MAILSTOP_ADMIN_TOKEN: adminToken({ default: undefined, desc: "Enables /admin/v1 when set (at least 32 characters); unset, admin routes answer 404." }),
+    MAILSTOP_BOOTSTRAP_API_KEY: bootstrapApiKey({ default: undefined, desc: "Makes the API key of the first-start project deterministic (is_test_… or is_live_…)." }),
+  },
+  engines: {
+    DATABASE_URL: engineUrl(["postgres:", "postgresql:"])({ default: undefined, desc: "PostgreSQL connection URL." }),
+    REDIS_URL: engineUrl(["redis:", "rediss:"])({ default: undefined, desc: "Redis URL (pub/sub, BullMQ, rate limits, wait slots)." }),
+    MAILSTOP_DATA_DIR: str({ default: "./.mailstop", desc: "Directory of the embedded stand-ins' data." }),
+  },
+  objectStore: {
+    S3_ENDPOINT: engineUrl(["http:", "https:"])({ default: undefined, desc: "S3-compatible object store endpoint (MinIO, S3, R2)." }),
+    S3_ACCESS_KEY: str({ default: undefined, desc: "Object store access key." }),
+    S3_SECRET_KEY: str({ default: undefined, desc: "Object store secret key." }),
+    S3_BUCKET: str({ default: "mailstop", desc: "Bucket holding raw messages, parts and attachments (created when missing)." }),
+    S3_REGION: str({ default: "us-east-1", desc: "Object store region." }),
+  },
+  smtp: {
+    MAILSTOP_SMTP_PORT: port({ default: 2525, desc: "Receiving edge (MX) listener." }),
+    MAILSTOP_CAPTURE_PORT: port({ default: 2587, desc: "Capture relay listener (AUTH required; STARTTLS offered)." }),
+    MAILSTOP_MAX_MESSAGE_BYTES: positiveInt({ default: 26_214_400, desc: "SMTP SIZE limit in bytes." }),
+    MAILSTOP_SIM_DELAY_MS: positiveInt({ default: 5000, desc: "How long a sim.delay message stays invisible, in milliseconds." }),
+  },
+  stream: {
+    MAILSTOP_HEARTBEAT_S: positiveInt({ default: 15, desc: "Seconds between event stream heartbeats." }),
+    MAILSTOP_STREAM_TOKEN_TTL_S: positiveInt({ default: 300, desc: "Lifetime of a stream token in seconds." }),
+    MAILSTOP_STREAM_MAX_DURATION_S: positiveInt({ default: 3600, desc: "Longest event stream connection in seconds, then closed with max_duration." }),
+  },
+} as const;
+
+/** All groups flattened into one envalid spec object. */
+export const CONFIG_SPEC = Object.assign({}, ...Object.values(CONFIG_GROUPS)) as UnionToIntersection<
+  (typeof CONFIG_GROUPS)[keyof typeof CONFIG_GROUPS]
+>;
+
+type UnionToIntersection<U> = (U extends unknown ? (arg: U) => void : never) extends (arg: infer I) => void ? I : never;

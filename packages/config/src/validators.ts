@@ -1,0 +1,64 @@
+import { makeValidator } from "envalid";
+import { apiKeyEnvironment } from "@mailstop/core";
+
+/** Validators envalid lacks. Each throws with a message that completes "VARIABLE: …". */
+
+export const positiveInt = makeValidator<number>((raw) => {
+  if (!/^\d+$/.test(raw) || Number(raw) < 1 || !Number.isSafeInteger(Number(raw))) {
+    throw new Error(`must be a positive integer, got "${raw}"`);
+  }
+  return Number(raw);
+});
+
+const DOMAIN = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+
+export const domainName = makeValidator<string>((raw) => {
+  const value = raw.toLowerCase();
+  if (!DOMAIN.test(value)) throw new Error(`must be a domain name such as mailstop.test, got "${raw}"`);
+  return value;
+});
+
+export const origin = makeValidator<string>((raw) => {
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new Error(`must be an absolute http(s) URL, got "${raw}"`);
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new Error(`must use http or https, got "${raw}"`);
+  // Stored without a trailing slash so `${origin}/v1/...` is always well formed.
+  return raw.replace(/\/+$/, "");
+});
+
+export const engineUrl = (protocols: readonly string[]) =>
+  makeValidator<string>((raw) => {
+    let parsed: URL;
+    try {
+      parsed = new URL(raw);
+    } catch {
+      throw new Error(`must be a URL (${protocols.join(", ")}), got a value that does not parse`);
+    }
+    if (!protocols.includes(parsed.protocol)) throw new Error(`must start with ${protocols.join(" or ")}`);
+    return raw;
+  });
+
+// Secrets are never echoed back in the error text.
+export const adminToken = makeValidator<string>((raw) => {
+  if (raw.length < 32) throw new Error("must be at least 32 characters long");
+  return raw;
+});
+
+export const bootstrapApiKey = makeValidator<string>((raw) => {
+  if (apiKeyEnvironment(raw) === null) throw new Error("must be an API key starting with is_test_ or is_live_ followed by 20 to 128 url-safe characters");
+  return raw;
+});
+
+export const hostPortList = makeValidator<string[]>((raw) => {
+  const entries = raw.split(",").map((entry) => entry.trim()).filter(Boolean);
+  for (const entry of entries) {
+    if (!/^[^\s:]+:\d{1,5}$/.test(entry) && !/^\[[0-9a-f:]+\]:\d{1,5}$/i.test(entry)) {
+      throw new Error(`must be a comma-separated host:port list, got "${entry}"`);
+    }
+  }
+  return entries;
+});

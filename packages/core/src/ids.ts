@@ -1,0 +1,35 @@
+import { monotonicFactory } from "ulid";
+
+/** Every id prefix mailstop issues (DECISIONS.md "Ids"): one table, no ad-hoc prefixes. */
+export const ID_PREFIXES = {
+  organisation: "org",
+  project: "prj",
+  apiKey: "key",
+  inbox: "ibx",
+  message: "msg",
+  attachment: "att",
+  domain: "dom",
+  webhook: "whk",
+  webhookAttempt: "wha",
+  auditEvent: "evt",
+  request: "req",
+} as const;
+
+export type IdKind = keyof typeof ID_PREFIXES;
+
+// Monotonic within one process, so ids minted in the same millisecond still sort in order;
+// list paging orders by id and relies on that.
+const nextUlid = monotonicFactory();
+
+/** A new id: the kind's prefix, `_`, and a lower-case 26-character ULID. */
+export function newId(kind: IdKind): string {
+  return `${ID_PREFIXES[kind]}_${nextUlid().toLowerCase()}`;
+}
+
+const ULID_BODY = /^[0-9a-hjkmnp-tv-z]{26}$/;
+
+/** True when `value` is a well-formed id of `kind`. */
+export function isId(kind: IdKind, value: string): boolean {
+  const prefix = `${ID_PREFIXES[kind]}_`;
+  return value.startsWith(prefix) && ULID_BODY.test(value.slice(prefix.length));
+}

@@ -1,0 +1,35 @@
+import { Kysely, Migrator, PostgresDialect, type MigrationResult } from "kysely";
+import pg from "pg";
+import { MIGRATIONS } from "./migrations";
+import type { Database } from "./tables";
+
+export type Db = Kysely<Database>;
+
+export interface DatabaseOptions {
+  /** Pool size; the default suits one service process on a small machine. */
+  maxConnections?: number;
+}
+
+/** A kysely handle over a pg pool. The caller owns it and must `destroy()` it on stop. */
+export function createDatabase(url: string, options: DatabaseOptions = {}): Db {
+  const pool = new pg.Pool({ connectionString: url, max: options.maxConnections ?? 10 });
+  // An idle client that loses its connection emits 'error' on the pool; without a listener
+  // node would crash the process. The next query gets a fresh client.
+  pool.on("error", () => undefined);
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+}
+
+/**
+ * Applies every pending migration. Safe when several instances start at once: kysely holds a
+ * PostgreSQL advisory lock for the run and tolerates racing creation of its own tables.
+ */
+export async function migrateToLatest(db: Kysely<any>): Promise<MigrationResult[]> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => MIGRATIONS } });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw new Error(`database migration failed: ${describe(error)}`, { cause: error });
+  return results ?? [];
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

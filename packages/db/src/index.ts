@@ -1,0 +1,7 @@
+export { createDatabase, migrateToLatest, type Db, type DatabaseOptions } from "./database";
+export { isUniqueViolation } from "./errors";
+export type { Database, Labels, MessageAddress, MessageLink, MessageParts } from "./tables";
+export * from "./repositories/tenancy.repository";
+export * from "./repositories/credential.repository";
+export * from "./repositories/domain.repository";
+export * from "./repositories/inbox.repository";

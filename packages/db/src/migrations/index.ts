@@ -1,0 +1,14 @@
+import type { Migration } from "kysely";
+import * as createTenancy from "./2026_11_22_000100_create_tenancy";
+import * as createInboxes from "./2026_11_22_000200_create_inboxes";
+import * as createMessages from "./2026_11_22_000300_create_messages";
+
+/**
+ * Every migration, in order. A static index (not a folder scan) so bundlers and the
+ * container image carry them; names sort by their date prefix.
+ */
+export const MIGRATIONS: Record<string, Migration> = {
+  "2026_11_22_000100_create_tenancy": createTenancy,
+  "2026_11_22_000200_create_inboxes": createInboxes,
+  "2026_11_22_000300_create_messages": createMessages,
+};

@@ -1,0 +1,93 @@
+import { sql } from "kysely";
+import type { Db } from "../database";
+
+/** What authentication learns from one API key, in one query. */
+export interface ApiKeyRecord {
+  id: string;
+  keyHash: Buffer;
+  environment: "test" | "live";
+  scopes: string[];
+  expiresAt: Date | null;
+  revokedAt: Date | null;
+  project: { id: string; key: string; region: "us" | "eu"; maxConcurrentWaits: number };
+  organisation: { id: string; suspended: boolean; organisationLimits: boolean };
+}
+
+export async function insertApiKey(
+  db: Db,
+  input: { id: string; projectId: string; keyHash: Buffer; environment: "test" | "live"; scopes: readonly string[]; expiresAt: Date | null },
+): Promise<void> {
+  await db
+    .insertInto("api_keys")
+    .values({
+      id: input.id,
+      project_id: input.projectId,
+      key_hash: input.keyHash,
+      environment: input.environment,
+      scopes: [...input.scopes],
+      expires_at: input.expiresAt,
+    })
+    .execute();
+}
+
+/** The key stored under `keyHash` with its project and organisation, or null. */
+export async function findApiKeyByHash(db: Db, keyHash: Buffer): Promise<ApiKeyRecord | null> {
+  const row = await db
+    .selectFrom("api_keys as k")
+    .innerJoin("projects as p", "p.id", "k.project_id")
+    .innerJoin("organisations as o", "o.id", "p.organisation_id")
+    .select([
+      "k.id",
+      "k.key_hash",
+      "k.environment",
+      "k.scopes",
+      "k.expires_at",
+      "k.revoked_at",
+      "p.id as project_id",
+      "p.key as project_key",
+      "p.region",
+      "p.max_concurrent_waits",
+      "o.id as organisation_id",
+      "o.suspended",
+      "o.organisation_limits",
+    ])
+    .where("k.key_hash", "=", keyHash)
+    .executeTakeFirst();
+  if (!row) return null;
+  return {
+    id: row.id,
+    keyHash: row.key_hash,
+    environment: row.environment,
+    scopes: row.scopes,
+    expiresAt: row.expires_at,
+    revokedAt: row.revoked_at,
+    project: { id: row.project_id, key: row.project_key, region: row.region, maxConcurrentWaits: row.max_concurrent_waits },
+    organisation: { id: row.organisation_id, suspended: row.suspended, organisationLimits: row.organisation_limits },
+  };
+}
+
+/** Revokes a key; false when no such key exists. Revoking twice keeps the first instant. */
+export async function revokeApiKey(db: Db, id: string): Promise<boolean> {
+  const row = await db
+    .updateTable("api_keys")
+    .set({ revoked_at: sql<Date>`coalesce(revoked_at, now())` })
+    .where("id", "=", id)
+    .returning("id")
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Replaces the project's SMTP credential (one per project). */
+export async function upsertSmtpCredential(db: Db, input: { projectId: string; username: string; passwordHash: Buffer }): Promise<void> {
+  await db
+    .insertInto("smtp_credentials")
+    .values({ project_id: input.projectId, username: input.username, password_hash: input.passwordHash })
+    .onConflict((oc) =>
+      oc.column("project_id").doUpdateSet({ username: input.username, password_hash: input.passwordHash }),
+    )
+    .execute();
+}
+
+export async function insertBlockedRecipient(db: Db, address: string): Promise<void> {
+  await db.insertInto("blocked_recipients").values({ address }).onConflict((oc) => oc.column("address").doNothing()).execute();
+}

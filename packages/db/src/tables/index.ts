@@ -1,0 +1,20 @@
+import type { DomainsTable, InboxesTable } from "./inbox.table";
+import type { AttachmentsTable, MessagesTable, UsageCountersTable } from "./message.table";
+import type { ApiKeysTable, BlockedRecipientsTable, OrganisationsTable, ProjectsTable, SmtpCredentialsTable } from "./tenancy.table";
+
+/** The schema as kysely sees it; one entry per table the migrations create. */
+export interface Database {
+  organisations: OrganisationsTable;
+  projects: ProjectsTable;
+  api_keys: ApiKeysTable;
+  smtp_credentials: SmtpCredentialsTable;
+  blocked_recipients: BlockedRecipientsTable;
+  domains: DomainsTable;
+  inboxes: InboxesTable;
+  messages: MessagesTable;
+  attachments: AttachmentsTable;
+  usage_counters: UsageCountersTable;
+}
+
+export type { Labels } from "./inbox.table";
+export type { MessageAddress, MessageLink, MessageParts } from "./message.table";

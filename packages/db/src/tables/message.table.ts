@@ -1,0 +1,69 @@
+import type { ColumnType, Generated } from "kysely";
+import type { Labels } from "./inbox.table";
+
+type Json<T> = ColumnType<T, string | undefined, string>;
+
+export interface MessageAddress {
+  address: string;
+  name: string | null;
+}
+
+export interface MessageLink {
+  url: string;
+  kind: "verify" | "sign_in" | "unsubscribe" | "reset_password" | "other";
+  text: string | null;
+}
+
+/** Where each decoded part lives in the object store, and its size in bytes. */
+export type MessageParts = Partial<Record<"text" | "html" | "headers", { key: string; size: number }>>;
+
+export interface MessagesTable {
+  id: string;
+  project_id: string;
+  inbox_id: string;
+  seq: Generated<string>;
+  kind: "received" | "captured";
+  raw_key: string;
+  size: number;
+  envelope_from: string | null;
+  envelope_to: string;
+  message_id: string | null;
+  correlation_id: string | null;
+  subject: Generated<string>;
+  from_address: string | null;
+  from_name: string | null;
+  to: Json<MessageAddress[]>;
+  cc: Json<MessageAddress[]>;
+  reply_to: Json<MessageAddress[]>;
+  headers: Json<[string, string][]>;
+  labels: Json<Labels>;
+  text_body: string | null;
+  parts: Json<MessageParts>;
+  codes: ColumnType<string[], string[] | undefined, string[]>;
+  links: Json<MessageLink[]>;
+  parse_error: string | null;
+  complaint: Generated<boolean>;
+  received_at: Date;
+  visible_at: Date;
+  expires_at: Date;
+  deleted_at: Date | null;
+}
+
+export interface AttachmentsTable {
+  id: string;
+  message_id: string;
+  project_id: string;
+  position: number;
+  filename: string | null;
+  content_type: string;
+  content_id: string | null;
+  size: number;
+  blob_key: string;
+}
+
+export interface UsageCountersTable {
+  project_id: string;
+  period_start: ColumnType<Date, string, string>;
+  metric: string;
+  used: ColumnType<string, number | undefined, number>;
+}
