@@ -41,6 +41,11 @@ export interface ErrorOptions {
   retryAfterSeconds?: number;
   /** The underlying failure, for logs only; never serialised to the client. */
   cause?: unknown;
+  /**
+   * Overrides the table's status. Used once: an unknown route is HTTP 404 with code
+   * `invalid_request` (DECISIONS.md "Error envelope").
+   */
+  status?: number;
 }
 
 /**
@@ -51,6 +56,7 @@ export class MailstopError extends Error {
   readonly code: ErrorCode;
   readonly details: ErrorDetails | undefined;
   readonly retryAfterSeconds: number | undefined;
+  readonly #status: number | undefined;
 
   constructor(code: ErrorCode, reason: string, options: ErrorOptions = {}) {
     super(reason, options.cause === undefined ? undefined : { cause: options.cause });
@@ -58,6 +64,7 @@ export class MailstopError extends Error {
     this.code = code;
     this.details = options.details;
     this.retryAfterSeconds = options.retryAfterSeconds;
+    this.#status = options.status;
   }
 
   get reason(): string {
@@ -65,7 +72,7 @@ export class MailstopError extends Error {
   }
 
   get status(): number {
-    return ERROR_TABLE[this.code].status;
+    return this.#status ?? ERROR_TABLE[this.code].status;
   }
 
   get retryable(): boolean {

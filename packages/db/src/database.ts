@@ -1,4 +1,4 @@
-import { Kysely, Migrator, PostgresDialect, type MigrationResult } from "kysely";
+import { Kysely, Migrator, PostgresDialect, type MigrationResult, sql } from "kysely";
 import pg from "pg";
 import { MIGRATIONS } from "./migrations";
 import type { Database } from "./tables";
@@ -32,4 +32,30 @@ export async function migrateToLatest(db: Kysely<any>): Promise<MigrationResult[
 
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Runs `work` in a transaction holding a PostgreSQL advisory lock on `lockId`, so instances
+ * racing on the same one-time step (such as a first-start bootstrap) run it one at a time.
+ */
+export async function withTransactionLock<T>(db: Db, lockId: number, work: (trx: Db) => Promise<T>): Promise<T> {
+  return db.transaction().execute(async (trx) => {
+    await sql`select pg_advisory_xact_lock(${lockId})`.execute(trx);
+    return work(trx);
+  });
+}
+
+/** True when the database answers a trivial query. */
+export async function isReachable(db: Db): Promise<boolean> {
+  try {
+    await sql`select 1`.execute(db);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Runs `work` in the caller's transaction when `db` is one, else in a new transaction. */
+export async function inTransaction<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> {
+  return db.isTransaction ? work(db) : db.transaction().execute(work);
 }

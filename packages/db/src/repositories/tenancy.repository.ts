@@ -97,3 +97,8 @@ export async function updateProjectLimits(
 }
 
 export const PROJECT_KEY_CONSTRAINT = "projects_key_key";
+
+export async function findProjectById(db: Db, id: string): Promise<Project | null> {
+  const row = await db.selectFrom("projects").select(PROJECT_COLUMNS).where("id", "=", id).executeTakeFirst();
+  return row ? toProject(row) : null;
+}

@@ -1,0 +1,60 @@
+import type { HttpContribution } from "@mailstop/http";
+import { adminDocument, publicDocument } from "@mailstop/openapi";
+import type { ApiDeps } from "./deps";
+import { blockRecipientRoute } from "./routes/admin/block-recipient.route";
+import { bootstrapRoute } from "./routes/admin/bootstrap.route";
+import { createApiKeyRoute } from "./routes/admin/create-api-key.route";
+import { createOrganisationRoute } from "./routes/admin/create-organisation.route";
+import { createProjectRoute } from "./routes/admin/create-project.route";
+import { createSmtpCredentialRoute } from "./routes/admin/create-smtp-credential.route";
+import { revokeApiKeyRoute } from "./routes/admin/revoke-api-key.route";
+import { updateOrganisationRoute } from "./routes/admin/update-organisation.route";
+import { updateProjectRoute } from "./routes/admin/update-project.route";
+import { checkAuthRoute } from "./routes/auth/check-auth.route";
+import { ensureFixturesRoute } from "./routes/fixtures/ensure-fixtures.route";
+import { cleanupInboxesRoute } from "./routes/inboxes/cleanup-inboxes.route";
+import { createInboxRoute } from "./routes/inboxes/create-inbox.route";
+import { deleteInboxRoute } from "./routes/inboxes/delete-inbox.route";
+import { getInboxRoute } from "./routes/inboxes/get-inbox.route";
+import { inboxForRunRoute } from "./routes/inboxes/inbox-for-run.route";
+import { listInboxesRoute } from "./routes/inboxes/list-inboxes.route";
+import { abuseRoute } from "./routes/meta/abuse.route";
+import { docsRoute, mountDocsAssets } from "./routes/meta/docs.route";
+import { openApiRoute } from "./routes/meta/openapi.route";
+
+/** Everything the api service adds to the HTTP listener: public routes, then admin routes. */
+export function apiHttpContributions(deps: ApiDeps): HttpContribution[] {
+  return [
+    {
+      document: publicDocument(),
+      setup: mountDocsAssets,
+      routes: [
+        openApiRoute(),
+        docsRoute(),
+        abuseRoute(deps),
+        checkAuthRoute(deps),
+        ensureFixturesRoute(deps),
+        inboxForRunRoute(deps),
+        cleanupInboxesRoute(deps),
+        createInboxRoute(deps),
+        listInboxesRoute(deps),
+        getInboxRoute(deps),
+        deleteInboxRoute(deps),
+      ],
+    },
+    {
+      document: adminDocument(),
+      routes: [
+        bootstrapRoute(deps),
+        createOrganisationRoute(deps),
+        updateOrganisationRoute(deps),
+        createProjectRoute(deps),
+        updateProjectRoute(deps),
+        createApiKeyRoute(deps),
+        revokeApiKeyRoute(deps),
+        createSmtpCredentialRoute(deps),
+        blockRecipientRoute(deps),
+      ],
+    },
+  ];
+}

@@ -1,0 +1,16 @@
+import type { Config } from "@mailstop/config";
+import type { Db } from "@mailstop/db";
+import type { Logger } from "@mailstop/logging";
+import { defineOpenRoute, defineRoute } from "@mailstop/http";
+import type { AdminOperations, PublicOperations } from "@mailstop/openapi";
+
+/** What every api route needs, built once at start-up. */
+export interface ApiDeps {
+  db: Db;
+  config: Config;
+  logger: Logger;
+}
+
+export const publicRoute = defineRoute<PublicOperations>();
+export const metaRoute = defineOpenRoute<PublicOperations>("none");
+export const adminRoute = defineOpenRoute<AdminOperations>("admin");

@@ -1,0 +1,58 @@
+import { DOMAIN_VERIFY_RETRY_SECONDS, MailstopError, RETENTION_SECONDS, inboxAddress, isId, looksLikeAddress, newId } from "@mailstop/core";
+import { type Db, type Domain, type Inbox, type Labels, ensureInbox, findDomainByName, findInboxByAddress, findInboxById } from "@mailstop/db";
+import type { AuthContext } from "@mailstop/http";
+
+/**
+ * The receiving domain an inbox request names: null for the shared domain (omitted, or the
+ * shared domain spelled out), else a verified domain of this project.
+ */
+export async function resolveReceivingDomain(db: Db, projectId: string, requested: string | undefined, sharedDomain: string): Promise<Domain | null> {
+  if (requested === undefined || requested.toLowerCase() === sharedDomain) return null;
+  const domain = await findDomainByName(db, projectId, requested);
+  if (domain === null) {
+    throw new MailstopError("domain_not_found", `No domain ${requested.toLowerCase()} on this project; add it with POST /v1/domains.`, {
+      details: { domain: requested.toLowerCase() },
+    });
+  }
+  if (domain.status !== "verified") {
+    throw new MailstopError("domain_not_verified", `Domain ${domain.domain} is not verified yet; publish its DNS records and verify it.`, {
+      details: { domain: domain.domain },
+      retryAfterSeconds: DOMAIN_VERIFY_RETRY_SECONDS,
+    });
+  }
+  return domain;
+}
+
+export interface InboxRequest {
+  tag: string;
+  domain: Domain | null;
+  labels: Labels;
+  retentionSeconds: number | undefined;
+}
+
+/** Creates the inbox at the address `request` resolves to, or returns the one already there. */
+export async function ensureProjectInbox(
+  db: Db,
+  project: AuthContext["project"],
+  sharedDomain: string,
+  request: InboxRequest,
+): Promise<{ inbox: Inbox; created: boolean }> {
+  const address = inboxAddress({ projectKey: project.key, tag: request.tag, domain: request.domain?.domain ?? null, sharedDomain });
+  return ensureInbox(db, newId("inbox"), {
+    projectId: project.id,
+    domainId: request.domain?.id ?? null,
+    tag: request.tag,
+    address,
+    labels: request.labels,
+    retentionSeconds: request.retentionSeconds ?? RETENTION_SECONDS.default,
+  });
+}
+
+/** The project's inbox named by an id or an address, or `inbox_not_found`. */
+export async function requireInbox(db: Db, projectId: string, reference: string): Promise<Inbox> {
+  let inbox: Inbox | null = null;
+  if (looksLikeAddress(reference)) inbox = await findInboxByAddress(db, projectId, reference);
+  else if (isId("inbox", reference)) inbox = await findInboxById(db, projectId, reference);
+  if (inbox === null) throw new MailstopError("inbox_not_found", `No inbox ${reference} in this project.`);
+  return inbox;
+}

@@ -1,0 +1,20 @@
+import { deleteInboxes, selectInboxIds } from "@mailstop/db";
+import { invalidRequest } from "@mailstop/openapi";
+import { type ApiDeps, publicRoute } from "../../deps";
+import { inboxFilterFrom } from "../../inboxes/inbox-filter";
+
+/** SPEC.md: at most 200 inboxes per call; clients repeat until `inboxes_deleted` is 0. */
+export const CLEANUP_BATCH = 200;
+
+/** POST /v1/inboxes/cleanup: deletes matching inboxes and their messages; a selector is required. */
+export const cleanupInboxesRoute = ({ db }: ApiDeps) =>
+  publicRoute("cleanupInboxes", async ({ auth, body }) => {
+    const filter = inboxFilterFrom(body, "body");
+    if (filter.tagPrefix === undefined && filter.label === undefined) {
+      invalidRequest([{ in: "body", path: "/", message: "needs tag_prefix, or label_key with label_value" }], "Cleanup needs at least one selector.");
+    }
+    const ids = await selectInboxIds(db, auth.project.id, filter, CLEANUP_BATCH);
+    // TODO(#4): also remove the stored objects of the deleted messages once the object store exists.
+    const counts = await deleteInboxes(db, auth.project.id, ids);
+    return { status: 200, body: { inboxes_deleted: counts.inboxesDeleted, messages_deleted: counts.messagesDeleted } };
+  });

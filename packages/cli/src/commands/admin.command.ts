@@ -1,0 +1,153 @@
+import { Command, Option } from "commander";
+import { type AdminClient, createAdminClient } from "@mailstop/client";
+import type { Config } from "@mailstop/config";
+
+const list = (value: string) => value.split(",").map((s) => s.trim()).filter(Boolean);
+const bool = (value: string) => {
+  if (value !== "true" && value !== "false") throw new Error(`expected true or false, got ${value}`);
+  return value === "true";
+};
+const int = (value: string) => {
+  if (!/^\d+$/.test(value)) throw new Error(`expected a whole number, got ${value}`);
+  return Number(value);
+};
+
+/** A failed admin call: printed as `code: reason` on stderr by the entry point. */
+export class AdminCallError extends Error {}
+
+type Outcome = { data?: unknown; error?: unknown };
+
+async function show(outcome: Promise<Outcome>, json: boolean, human: (data: any) => string): Promise<void> {
+  const { data, error } = await outcome;
+  if (error !== undefined) {
+    const envelope = (error as { error?: { code?: string; reason?: string } }).error;
+    throw new AdminCallError(`${envelope?.code ?? "error"}: ${envelope?.reason ?? JSON.stringify(error)}`);
+  }
+  process.stdout.write(json ? `${JSON.stringify(data, null, 2)}\n` : `${human(data)}\n`);
+}
+
+/**
+ * `mailstop admin …`: one subcommand per admin route of OPERATOR.md, talking to
+ * MAILSTOP_PUBLIC_URL with MAILSTOP_ADMIN_TOKEN.
+ */
+export function adminCommand(loadConfig: () => Config): Command {
+  const client = (): AdminClient => {
+    const config = loadConfig();
+    if (config.adminToken === null) throw new AdminCallError("MAILSTOP_ADMIN_TOKEN is not set: the admin API needs it (and so does the server).");
+    return createAdminClient({ baseUrl: config.http.publicUrl, adminToken: config.adminToken });
+  };
+  const admin = new Command("admin").description("operator commands: provision organisations, projects and credentials");
+  const jsonOption = () => new Option("--json", "print the response as JSON and nothing else");
+
+  admin
+    .command("bootstrap")
+    .description("create an organisation, project, API key and SMTP credential in one call")
+    .option("--project-key <key>", "the project key used in inbox addresses")
+    .option("--scopes <a,b>", "scopes of the key (default: every scope)", list)
+    .addOption(new Option("--environment <env>", "key environment").choices(["test", "live"]))
+    .addOption(new Option("--region <region>", "project region").choices(["us", "eu"]))
+    .addOption(jsonOption())
+    .action((o) =>
+      show(
+        client().POST("/admin/v1/bootstrap", {
+          body: { project_key: o.projectKey, scopes: o.scopes, environment: o.environment, region: o.region },
+        }),
+        o.json === true,
+        (d) =>
+          [
+            `project ${d.project_key} (${d.project_id}) in organisation ${d.organisation_id}`,
+            `API key ${d.api_key_id}: ${d.api_key}`,
+            `SMTP ${d.smtp.host}:${d.smtp.port} user ${d.smtp.username} password ${d.smtp.password}`,
+            "The key and password are shown once and stored only as SHA-256 hashes.",
+          ].join("\n"),
+      ),
+    );
+
+  admin
+    .command("create-organisation")
+    .requiredOption("--name <name>")
+    .option("--organisation-limits", "enforce organisation plan limits")
+    .addOption(jsonOption())
+    .action((o) =>
+      show(client().POST("/admin/v1/organisations", { body: { name: o.name, organisation_limits: o.organisationLimits === true } }), o.json === true, (d) => `organisation ${d.id} (${d.name})`),
+    );
+
+  admin
+    .command("update-organisation <id>")
+    .option("--suspended <bool>", "true or false", bool)
+    .option("--organisation-limits <bool>", "true or false", bool)
+    .addOption(jsonOption())
+    .action((id: string, o) =>
+      show(
+        client().PATCH("/admin/v1/organisations/{id}", { params: { path: { id } }, body: { suspended: o.suspended, organisation_limits: o.organisationLimits } }),
+        o.json === true,
+        (d) => `organisation ${d.id}: suspended ${d.suspended}, organisation limits ${d.organisation_limits}`,
+      ),
+    );
+
+  admin
+    .command("create-project")
+    .requiredOption("--organisation-id <id>")
+    .option("--key <key>")
+    .addOption(new Option("--region <region>").choices(["us", "eu"]))
+    .addOption(jsonOption())
+    .action((o) =>
+      show(client().POST("/admin/v1/projects", { body: { organisation_id: o.organisationId, key: o.key, region: o.region } }), o.json === true, (d) => `project ${d.key} (${d.id})`),
+    );
+
+  admin
+    .command("update-project <id>")
+    .option("--max-concurrent-waits <n>", "blocking waits in flight per project", int)
+    .option("--ingest-ceiling <n>", "messages accepted per billing period", int)
+    .addOption(jsonOption())
+    .action((id: string, o) =>
+      show(
+        client().PATCH("/admin/v1/projects/{id}", {
+          params: { path: { id } },
+          body: { limits: { max_concurrent_waits: o.maxConcurrentWaits, ingest_ceiling: o.ingestCeiling } },
+        }),
+        o.json === true,
+        (d) => `project ${d.id}: max_concurrent_waits ${d.limits.max_concurrent_waits}, ingest_ceiling ${d.limits.ingest_ceiling ?? "none"}`,
+      ),
+    );
+
+  admin
+    .command("create-api-key <project-id>")
+    .option("--scopes <a,b>", "scopes (default: every scope)", list)
+    .addOption(new Option("--environment <env>").choices(["test", "live"]))
+    .option("--expires-at <iso>", "expiry instant (ISO 8601)")
+    .addOption(jsonOption())
+    .action((projectId: string, o) =>
+      show(
+        client().POST("/admin/v1/projects/{id}/api-keys", {
+          params: { path: { id: projectId } },
+          body: { scopes: o.scopes, environment: o.environment, expires_at: o.expiresAt },
+        }),
+        o.json === true,
+        (d) => `API key ${d.id}: ${d.key}`,
+      ),
+    );
+
+  admin
+    .command("revoke-api-key <id>")
+    .addOption(jsonOption())
+    .action((id: string, o) => show(client().DELETE("/admin/v1/api-keys/{id}", { params: { path: { id } } }), o.json === true, (d) => `revoked ${d.id}`));
+
+  admin
+    .command("create-smtp-credential <project-id>")
+    .addOption(jsonOption())
+    .action((projectId: string, o) =>
+      show(
+        client().POST("/admin/v1/projects/{id}/smtp-credentials", { params: { path: { id: projectId } } }),
+        o.json === true,
+        (d) => `SMTP user ${d.username} password ${d.password}`,
+      ),
+    );
+
+  admin
+    .command("block-recipient <address>")
+    .addOption(jsonOption())
+    .action((address: string, o) => show(client().POST("/admin/v1/blocked-recipients", { body: { address } }), o.json === true, (d) => `blocked ${d.address}`));
+
+  return admin;
+}

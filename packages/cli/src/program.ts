@@ -1,0 +1,16 @@
+import { Command } from "commander";
+import { type Config, loadProcessConfig } from "@mailstop/config";
+import { adminCommand } from "./commands/admin.command";
+import { migrateCommand } from "./commands/migrate.command";
+import { serveCommand } from "./commands/serve.command";
+
+/** The `mailstop` command line. */
+export function buildProgram(loadConfig: () => Config = loadProcessConfig): Command {
+  return new Command("mailstop")
+    .description("hosted test inboxes, a blocking wait and an SMTP capture relay")
+    .version("0.1.0")
+    .showHelpAfterError()
+    .addCommand(serveCommand())
+    .addCommand(migrateCommand(loadConfig))
+    .addCommand(adminCommand(loadConfig));
+}

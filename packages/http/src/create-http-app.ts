@@ -1,0 +1,35 @@
+import express, { type Express } from "express";
+import type { Logger } from "@mailstop/logging";
+import { accessLog } from "./access-log";
+import { errorMiddleware, notFoundMiddleware } from "./error-middleware";
+import { type MountOptions, type RouteSet, mountRoutes } from "./mount-routes";
+import { requestIdMiddleware } from "./request-id";
+
+/** What one service module adds to the shared HTTP listener. */
+export interface HttpContribution extends RouteSet {
+  /** Non-operation handlers, such as the static assets of /docs. */
+  setup?: (app: Express) => void;
+}
+
+export const JSON_BODY_LIMIT = "1mb";
+
+/**
+ * The express app of an HTTP-serving target: request id, access log, JSON bodies, the
+ * contributed routes, then the 404 and the error envelope for everything else.
+ */
+export function createHttpApp(options: MountOptions & { logger: Logger; contributions: readonly HttpContribution[] }): Express {
+  const app = express();
+  app.disable("x-powered-by");
+  // deepObject query parameters (`header_contains[X-Foo]=bar`) need the extended parser.
+  app.set("query parser", "extended");
+  app.use(requestIdMiddleware);
+  app.use(accessLog(options.logger));
+  app.use(express.json({ limit: JSON_BODY_LIMIT }));
+  for (const contribution of options.contributions) {
+    contribution.setup?.(app);
+    mountRoutes(app, contribution, options);
+  }
+  app.use(notFoundMiddleware);
+  app.use(errorMiddleware(options.logger));
+  return app;
+}

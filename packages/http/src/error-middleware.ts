@@ -1,0 +1,38 @@
+import type { NextFunction, Request, Response } from "express";
+import { MailstopError, asMailstopError, toEnvelope } from "@mailstop/core";
+import type { Logger } from "@mailstop/logging";
+import { requestIdOf } from "./request-id";
+
+/** Body-parser failures, recognised by their documented `type`, never by message text. */
+function fromBodyParser(error: unknown): MailstopError | null {
+  const type = (error as { type?: unknown } | null)?.type;
+  if (type === "entity.too.large") return new MailstopError("payload_too_large", "The request body is over this route's size limit.");
+  if (type === "entity.parse.failed") {
+    return new MailstopError("invalid_request", "The request body is not valid JSON.", { details: { errors: [{ in: "body", path: "/", message: "is not valid JSON" }] } });
+  }
+  if (type === "encoding.unsupported" || type === "charset.unsupported") {
+    return new MailstopError("invalid_request", "The request body's encoding is not supported; send UTF-8 JSON.");
+  }
+  return null;
+}
+
+/** Writes the error envelope of DECISIONS.md; the only place an error becomes a response. */
+export function errorMiddleware(logger: Logger) {
+  return (thrown: unknown, req: Request, res: Response, _next: NextFunction): void => {
+    const error = fromBodyParser(thrown) ?? asMailstopError(thrown);
+    if (error.code === "internal" || error.status >= 500) {
+      logger.error({ err: error.cause ?? error, request_id: requestIdOf(res), method: req.method, path: req.path }, "request failed");
+    }
+    if (res.headersSent) {
+      res.end();
+      return;
+    }
+    if (error.retryAfterSeconds !== undefined) res.setHeader("Retry-After", String(error.retryAfterSeconds));
+    res.status(error.status).json(toEnvelope(error));
+  };
+}
+
+/** An unknown route or method: HTTP 404 with code `invalid_request` naming both. */
+export function notFoundMiddleware(req: Request, _res: Response, next: NextFunction): void {
+  next(new MailstopError("invalid_request", `No route ${req.method} ${req.path}.`, { status: 404 }));
+}

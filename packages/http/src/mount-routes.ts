@@ -1,0 +1,58 @@
+import type { Request, Router } from "express";
+import { MailstopError, secretMatchesHash, sha256 } from "@mailstop/core";
+import type { Db } from "@mailstop/db";
+import { type OpenApiDocument, buildValidators } from "@mailstop/openapi";
+import { authenticate, bearerToken } from "./authenticate";
+import { requestIdOf } from "./request-id";
+import type { RouteDefinition } from "./route";
+
+/** A set of routes and the OpenAPI document that defines their method, path and rules. */
+export interface RouteSet {
+  document: OpenApiDocument;
+  routes: readonly RouteDefinition[];
+}
+
+export interface MountOptions {
+  db: Db;
+  region: "us" | "eu";
+  /** The operator token; admin routes are mounted only when it is set. */
+  adminToken: string | null;
+}
+
+function adminGuard(adminToken: string): (req: Request) => void {
+  const digest = sha256(adminToken);
+  return (req) => {
+    if (!secretMatchesHash(bearerToken(req), digest)) throw new MailstopError("invalid_api_key", "This is not the admin token.");
+  };
+}
+
+/**
+ * Registers every route of `set` on `router`. Each request is authenticated, then validated
+ * against the document, then handled; a route whose access does not match its document
+ * fails here, at start-up, not on a request.
+ */
+export function mountRoutes(router: Router, set: RouteSet, options: MountOptions): void {
+  const validators = buildValidators(set.document);
+  const checkAdmin = options.adminToken === null ? null : adminGuard(options.adminToken);
+
+  for (const route of set.routes) {
+    const validator = validators.get(route.operationId);
+    if (!validator) throw new Error(`route ${route.operationId} is not an operation of its OpenAPI document`);
+    const { spec } = validator;
+    if ((route.access === "api-key") !== (spec.scope !== undefined)) {
+      throw new Error(`route ${route.operationId}: access ${route.access} contradicts x-scope ${String(spec.scope)}`);
+    }
+    if (route.access === "admin" && checkAdmin === null) continue;
+
+    router[spec.method](spec.expressPath, async (req, res) => {
+      const auth =
+        route.access === "api-key" ? await authenticate(options.db, req, { region: options.region, requiredScope: spec.scope ?? null }) : null;
+      if (route.access === "admin") checkAdmin?.(req);
+      const valid = validator.validate({ body: req.body, query: req.query as Record<string, unknown>, params: req.params as Record<string, string> });
+      const reply = await route.handle({ ...valid, auth, requestId: requestIdOf(res), req, res });
+      if (reply === undefined) return;
+      for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, value);
+      res.status(reply.status).json(reply.body);
+    });
+  }
+}

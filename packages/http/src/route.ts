@@ -1,0 +1,69 @@
+import type { Request, Response } from "express";
+import type { AuthContext } from "./auth-context";
+
+type JsonOf<T> = T extends { content: { "application/json": infer J } } ? J : never;
+
+/** The JSON request body an operation declares. */
+export type BodyOf<O> = O extends { requestBody?: infer B } ? JsonOf<NonNullable<B>> : never;
+/** The query parameters an operation declares, after defaults and coercion. */
+export type QueryOf<O> = O extends { parameters: { query?: infer Q } } ? NonNullable<Q> : Record<string, never>;
+/** The path parameters an operation declares. */
+export type PathOf<O> = O extends { parameters: { path?: infer P } } ? NonNullable<P> : Record<string, never>;
+/** The JSON replies (status and body) an operation declares for 200 and 201. */
+export type ReplyOf<O> = O extends { responses: infer R }
+  ? { [S in keyof R & (200 | 201)]: { status: S; body: JsonOf<R[S]>; headers?: Record<string, string> } }[keyof R & (200 | 201)]
+  : never;
+
+export interface OpenRouteContext<O> {
+  body: BodyOf<O>;
+  query: QueryOf<O>;
+  params: PathOf<O>;
+  requestId: string;
+  req: Request;
+  res: Response;
+}
+
+export interface RouteContext<O> extends OpenRouteContext<O> {
+  auth: AuthContext;
+}
+
+type Reply = { status: number; body: unknown; headers?: Record<string, string> } | undefined;
+
+/**
+ * One operation of an OpenAPI document and its handler. Method, path, scope and request
+ * validation come from the document; the handler returns a typed JSON reply, or `undefined`
+ * when it wrote a non-JSON response (HTML, a redirect, a stream) itself.
+ */
+export interface RouteDefinition {
+  operationId: string;
+  /** `api-key`: the document's x-scope applies; `none`: meta routes; `admin`: the admin token. */
+  access: "api-key" | "none" | "admin";
+  handle(ctx: UntypedRouteContext): Promise<Reply>;
+}
+
+/** What the mount passes; the typed contexts above are views of it. */
+export interface UntypedRouteContext {
+  body: any;
+  query: Record<string, any>;
+  params: Record<string, string>;
+  auth: AuthContext | null;
+  requestId: string;
+  req: Request;
+  res: Response;
+}
+
+/** A route called with an API key, typed from the generated operations of its document. */
+export function defineRoute<Ops>() {
+  return <Id extends keyof Ops & string>(
+    operationId: Id,
+    handle: (ctx: RouteContext<Ops[Id]>) => Promise<ReplyOf<Ops[Id]> | undefined>,
+  ): RouteDefinition => ({ operationId, access: "api-key", handle: handle as unknown as RouteDefinition["handle"] });
+}
+
+/** A route that needs no credential (`none`) or the operator's admin token (`admin`). */
+export function defineOpenRoute<Ops>(access: "none" | "admin") {
+  return <Id extends keyof Ops & string>(
+    operationId: Id,
+    handle: (ctx: OpenRouteContext<Ops[Id]>) => Promise<ReplyOf<Ops[Id]> | undefined>,
+  ): RouteDefinition => ({ operationId, access, handle: handle as unknown as RouteDefinition["handle"] });
+}

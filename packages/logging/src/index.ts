@@ -1,0 +1,1 @@
+export { createLogger, REDACTED_PATHS, type Logger } from "./logger";

@@ -1,0 +1,219 @@
+import Ajv2020, { type ErrorObject, type ValidateFunction } from "ajv/dist/2020";
+import addFormats from "ajv-formats";
+import { MailstopError } from "@mailstop/core";
+import type { OpenApiDocument } from "./document";
+import { escapePointer, listOperations, type OperationSpec } from "./operations";
+
+/*
+ * Request validation derived from the OpenAPI document with Ajv (JSON Schema 2020-12, the
+ * dialect of OpenAPI 3.1). Written here rather than taken from express-openapi-validator
+ * because the contract needs what that library does not do: clamp (not refuse) values above
+ * `x-clamp-maximum`, accept array query values repeated or comma-separated, and report
+ * failures in mailstop's own envelope.
+ */
+
+export interface ValidationIssue {
+  in: "body" | "query" | "path";
+  path: string;
+  message: string;
+}
+
+export interface RequestParts {
+  body: unknown;
+  query: Record<string, unknown>;
+  params: Record<string, string>;
+}
+
+export interface ValidRequest {
+  body: any;
+  query: Record<string, any>;
+  params: Record<string, string>;
+}
+
+export interface OperationValidator {
+  spec: OperationSpec;
+  /** Returns the request with defaults applied and values coerced, or throws `invalid_request`. */
+  validate(request: RequestParts): ValidRequest;
+}
+
+const DOC_ID = "mailstop-openapi.json";
+const VOCABULARY = ["discriminator", "example", "xml", "externalDocs", "x-clamp-maximum", "x-scope", "x-rate-class"];
+
+function newAjv(coerce: boolean): Ajv2020 {
+  const ajv = new Ajv2020({
+    allErrors: true,
+    useDefaults: true,
+    coerceTypes: coerce ? "array" : false,
+    strict: "log",
+    logger: false,
+  });
+  addFormats(ajv);
+  ajv.addVocabulary(VOCABULARY.filter((k) => k !== "x-clamp-maximum"));
+  // Clamps a number down to the keyword's value instead of failing it.
+  ajv.addKeyword({
+    keyword: "x-clamp-maximum",
+    type: "number",
+    modifying: true,
+    schemaType: "number",
+    validate: (max: number, data: number, _schema: unknown, cxt?: { parentData: any; parentDataProperty: string | number }) => {
+      if (cxt && data > max) cxt.parentData[cxt.parentDataProperty] = max;
+      return true;
+    },
+  });
+  return ajv;
+}
+
+/** A deep copy of `doc` in which every `maximum` that `x-clamp-maximum` overrides is removed. */
+function withoutClampedMaximums<T>(node: T): T {
+  if (Array.isArray(node)) return node.map(withoutClampedMaximums) as T;
+  if (node === null || typeof node !== "object") return node;
+  const copy: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) copy[key] = withoutClampedMaximums(value);
+  if ("x-clamp-maximum" in copy) delete copy.maximum;
+  return copy as T;
+}
+
+function resolveRef(doc: OpenApiDocument, node: any): any {
+  let current = node;
+  while (current && typeof current.$ref === "string" && current.$ref.startsWith("#/")) {
+    current = current.$ref
+      .slice(2)
+      .split("/")
+      .map((s: string) => s.replace(/~1/g, "/").replace(/~0/g, "~"))
+      .reduce((acc: any, key: string) => acc?.[key], doc);
+  }
+  return current;
+}
+
+function issuesOf(errors: ErrorObject[] | null | undefined, location: ValidationIssue["in"]): ValidationIssue[] {
+  return (errors ?? []).map((error) => {
+    let path = error.instancePath;
+    let message = error.message ?? "is invalid";
+    if (error.keyword === "required") {
+      path = `${path}/${escapePointer(String(error.params.missingProperty))}`;
+      message = "is required";
+    } else if (error.keyword === "additionalProperties") {
+      path = `${path}/${escapePointer(String(error.params.additionalProperty))}`;
+      message = "is not an allowed property";
+    } else if (error.keyword === "enum") {
+      message = `must be one of ${(error.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}`;
+    }
+    return { in: location, path: path === "" ? "/" : path, message };
+  });
+}
+
+/** Throws the `invalid_request` of DECISIONS.md listing every issue. */
+export function invalidRequest(issues: ValidationIssue[], reason?: string): never {
+  const first = issues[0];
+  throw new MailstopError("invalid_request", reason ?? (first ? `${first.in} ${first.path} ${first.message}` : "The request is invalid."), {
+    details: { errors: issues },
+  });
+}
+
+const compiled = new WeakMap<OpenApiDocument, Map<string, OperationValidator>>();
+
+/** One validator per operation of `doc`, compiled once per document and process. */
+export function buildValidators(doc: OpenApiDocument): Map<string, OperationValidator> {
+  let validators = compiled.get(doc);
+  if (!validators) {
+    validators = compileValidators(doc);
+    compiled.set(doc, validators);
+  }
+  return validators;
+}
+
+function compileValidators(doc: OpenApiDocument): Map<string, OperationValidator> {
+  const prepared = withoutClampedMaximums(doc);
+  const bodyAjv = newAjv(false);
+  const paramAjv = newAjv(true);
+  bodyAjv.addSchema(prepared, DOC_ID);
+  paramAjv.addSchema(prepared, DOC_ID);
+
+  const validators = new Map<string, OperationValidator>();
+  for (const spec of listOperations(prepared).values()) {
+    const parameters = operationParameters(prepared, spec);
+    const queryParams = parameters.filter((p) => p.in === "query");
+    const arrayParams = new Set(queryParams.filter((p) => resolveRef(prepared, p.schema)?.type === "array").map((p) => p.name));
+    const querySchema = compileParams(paramAjv, queryParams);
+    const pathSchema = compileParams(
+      paramAjv,
+      parameters.filter((p) => p.in === "path"),
+    );
+
+    const content = resolveRef(prepared, spec.operation.requestBody)?.content?.["application/json"];
+    const bodyRequired = resolveRef(prepared, spec.operation.requestBody)?.required === true;
+    const bodySchema: ValidateFunction | null = content?.schema
+      ? bodyAjv.compile({ $ref: `${DOC_ID}${spec.pointer}/requestBody/content/application~1json/schema` })
+      : null;
+
+    validators.set(spec.operationId, {
+      spec,
+      validate(request) {
+        const issues: ValidationIssue[] = [];
+        const params = { ...request.params };
+        if (pathSchema && !pathSchema(params)) issues.push(...issuesOf(pathSchema.errors, "path"));
+
+        const query = normaliseQuery(request.query, arrayParams);
+        if (querySchema && !querySchema(query)) issues.push(...issuesOf(querySchema.errors, "query"));
+
+        let body = request.body;
+        if (bodySchema) {
+          if (body === undefined && !bodyRequired) body = {};
+          if (body === undefined) issues.push({ in: "body", path: "/", message: "a JSON body is required" });
+          else if (!bodySchema(body)) issues.push(...issuesOf(bodySchema.errors, "body"));
+        }
+        if (issues.length > 0) invalidRequest(issues);
+        return { body, query, params };
+      },
+    });
+  }
+  return validators;
+}
+
+interface Parameter {
+  name: string;
+  in: string;
+  required: boolean;
+  schema: any;
+  /** Where the parameter's schema sits in the document, so its `$ref`s resolve there. */
+  schemaPointer: string;
+}
+
+/** The path-level and operation-level parameters of an operation, `$ref`s followed. */
+function operationParameters(doc: OpenApiDocument, spec: OperationSpec): Parameter[] {
+  const pathPointer = spec.pointer.slice(0, spec.pointer.lastIndexOf("/"));
+  const sources: [any[] | undefined, string][] = [
+    [spec.pathItem.parameters, `${pathPointer}/parameters`],
+    [spec.operation.parameters, `${spec.pointer}/parameters`],
+  ];
+  return sources.flatMap(([list, base]) =>
+    (list ?? []).map((raw, index) => {
+      const pointer = typeof raw.$ref === "string" ? raw.$ref : `${base}/${index}`;
+      const p = resolveRef(doc, raw);
+      return { name: p.name, in: p.in, required: p.required === true, schema: p.schema, schemaPointer: `${DOC_ID}${pointer}/schema` };
+    }),
+  );
+}
+
+function compileParams(ajv: Ajv2020, parameters: Parameter[]): ValidateFunction | null {
+  if (parameters.length === 0) return null;
+  return ajv.compile({
+    type: "object",
+    properties: Object.fromEntries(parameters.map((p) => [p.name, p.schema === undefined ? {} : { $ref: p.schemaPointer }])),
+    required: parameters.filter((p) => p.required).map((p) => p.name),
+    // Unknown query parameters (cache busters, tracing) are ignored, not refused.
+    additionalProperties: true,
+  });
+}
+
+/** Copies the parsed query, splitting comma-separated values of array parameters. */
+function normaliseQuery(query: Record<string, unknown>, arrayParams: ReadonlySet<string>): Record<string, unknown> {
+  const copy: Record<string, unknown> = { ...query };
+  for (const name of arrayParams) {
+    const value = copy[name];
+    if (value === undefined) continue;
+    const values = Array.isArray(value) ? value : [value];
+    copy[name] = values.flatMap((v) => (typeof v === "string" ? v.split(",").filter((s) => s !== "") : [v]));
+  }
+  return copy;
+}

@@ -1,0 +1,4 @@
+// The waiter service: configuration, modules and shutdown all come from the runtime's target table.
+import { runProcess } from "@mailstop/runtime";
+
+void runProcess("waiter");
