@@ -1,0 +1,137 @@
+import { newId, randomToken } from "@mailstop/core";
+import { insertDomain } from "@mailstop/db";
+import { type TestProject, type TestServer, expectError, rawRequest, startTestServer } from "@mailstop/testkit";
+
+let server: TestServer;
+let project: TestProject;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  project = await server.bootstrap();
+});
+afterAll(() => server.stop());
+
+const create = (body: unknown, apiKey = project.apiKey) =>
+  rawRequest(server.url, "POST", "/v1/inboxes", {
+    headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+
+describe("POST /v1/inboxes", () => {
+  describe("201", () => {
+    it("returns the inbox view of DECISIONS.md on the shared domain, tag lower-cased", async () => {
+      const { status, json } = await create({ tag: "Signup.Run-1", labels: { suite: "auth" } });
+      expect(status).toBe(201);
+      expect(json).toEqual({
+        id: expect.stringMatching(/^ibx_[0-9a-z]{26}$/),
+        address: `${project.projectKey}.signup.run-1@mailstop.test`,
+        tag: "signup.run-1",
+        domain: null,
+        labels: { suite: "auth" },
+        retention_seconds: 86400,
+        expires_at: null,
+        created_at: expect.any(String),
+        last_message_at: null,
+        message_count: 0,
+      });
+      expect(new Date(json.created_at).toISOString()).toBe(json.created_at);
+    });
+
+    it("is idempotent on the resulting address: the same tag returns the same inbox, unchanged", async () => {
+      const first = await create({ tag: "idem.one", retention_seconds: 600 });
+      const second = await create({ tag: "IDEM.ONE", retention_seconds: 900 });
+      expect(second.status).toBe(201);
+      expect(second.json.id).toBe(first.json.id);
+      expect(second.json.retention_seconds).toBe(600);
+    });
+
+    it("accepts retention_seconds at both bounds", async () => {
+      expect((await create({ tag: "ret.min", retention_seconds: 60 })).json.retention_seconds).toBe(60);
+      expect((await create({ tag: "ret.max", retention_seconds: 2592000 })).json.retention_seconds).toBe(2592000);
+    });
+
+    it("creates on a verified domain of the project as <tag>@<domain>", async () => {
+      const domain = `${randomToken(6).toLowerCase().replace(/[^a-z0-9]/g, "x")}.example.com`;
+      await insertDomain(server.db, { id: newId("domain"), projectId: project.projectId, domain, ownershipToken: "t", status: "verified" });
+      const { status, json } = await create({ tag: "signup", domain: domain.toUpperCase() });
+      expect(status).toBe(201);
+      expect(json.address).toBe(`signup@${domain}`);
+      expect(json.domain).toBe(domain);
+    });
+
+    it("treats the shared domain spelled out like an omitted domain", async () => {
+      const { json } = await create({ tag: "spelled", domain: "mailstop.test" });
+      expect(json.address).toBe(`${project.projectKey}.spelled@mailstop.test`);
+      expect(json.domain).toBeNull();
+    });
+  });
+
+  describe("400", () => {
+    it.each([
+      ["a space", { tag: "has space" }],
+      ["an empty segment", { tag: "a..b" }],
+      ["a non-ASCII letter", { tag: "café" }],
+      ["a plus sign", { tag: "a+b" }],
+      ["an empty tag", { tag: "" }],
+      ["no tag", {}],
+    ])("refuses a tag with %s, never slugifying it", async (_case, body) => {
+      const error = expectError(await create(body), { status: 400, code: "invalid_request", retryable: false });
+      expect(error.details?.errors).toEqual(expect.arrayContaining([expect.objectContaining({ path: "/tag" })]));
+    });
+
+    it.each([59, 2592001, 1.5, "600"])("refuses retention_seconds %p", async (retention) => {
+      const error = expectError(await create({ tag: "ret.bad", retention_seconds: retention }), { status: 400, code: "invalid_request", retryable: false });
+      expect(error.details?.errors[0].path).toBe("/retention_seconds");
+    });
+
+    it("refuses properties the document does not declare", async () => {
+      const error = expectError(await create({ tag: "x", retention: 60 }), { status: 400, code: "invalid_request", retryable: false });
+      expect(error.details?.errors).toEqual([{ in: "body", path: "/retention", message: "is not an allowed property" }]);
+    });
+
+    it("refuses labels that are not strings or are too long", async () => {
+      expectError(await create({ tag: "x", labels: { n: 1 } }), { status: 400, code: "invalid_request", retryable: false });
+      expectError(await create({ tag: "x", labels: { ["k".repeat(65)]: "v" } }), { status: 400, code: "invalid_request", retryable: false });
+      expectError(await create({ tag: "x", labels: { k: "v".repeat(257) } }), { status: 400, code: "invalid_request", retryable: false });
+    });
+
+    it("creates nothing when refused", async () => {
+      await create({ tag: "refused one" });
+      const { data } = await project.client.GET("/v1/inboxes", { params: { query: { tag_prefix: "refused" } } });
+      expect(data?.data).toEqual([]);
+    });
+  });
+
+  describe("404", () => {
+    it("gives domain_not_found for a domain the project does not have", async () => {
+      const error = expectError(await create({ tag: "x", domain: "nowhere.example.org" }), { status: 404, code: "domain_not_found", retryable: false });
+      expect(error.reason).toContain("nowhere.example.org");
+    });
+
+    it("gives domain_not_found for another project's verified domain", async () => {
+      const other = await server.bootstrap();
+      const domain = `other-${Date.now()}.example.net`;
+      await insertDomain(server.db, { id: newId("domain"), projectId: other.projectId, domain, ownershipToken: "t", status: "verified" });
+      expectError(await create({ tag: "x", domain }), { status: 404, code: "domain_not_found", retryable: false });
+    });
+  });
+
+  describe("409", () => {
+    it("gives domain_not_verified, retryable after about 60 s, for a pending domain", async () => {
+      const domain = `pending-${Date.now()}.example.com`;
+      await insertDomain(server.db, { id: newId("domain"), projectId: project.projectId, domain, ownershipToken: "t" });
+      const outcome = await create({ tag: "x", domain });
+      const error = expectError(outcome, { status: 409, code: "domain_not_verified", retryable: true });
+      expect(error.retry_after_seconds).toBe(60);
+      expect(outcome.headers.get("retry-after")).toBe("60");
+    });
+  });
+
+  describe("401 and 403", () => {
+    it("needs inboxes:write", async () => {
+      const reader = await server.bootstrap({ scopes: ["inboxes:read"] });
+      const error = expectError(await create({ tag: "x" }, reader.apiKey), { status: 403, code: "insufficient_scope", retryable: false });
+      expect(error.details).toEqual({ required_scope: "inboxes:write" });
+    });
+  });
+});

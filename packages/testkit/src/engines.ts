@@ -1,0 +1,32 @@
+import { spawnSync } from "node:child_process";
+
+/**
+ * Engine URLs for tests. Tests take them from the environment (DATABASE_URL, REDIS_URL, S3_*);
+ * testcontainers is used only when none is given and a Docker engine answers. Test code may
+ * read process.env: the rule that only @mailstop/config reads it binds product code.
+ */
+export function givenDatabaseUrl(): string | undefined {
+  return process.env.DATABASE_URL || undefined;
+}
+
+/** True when a Docker engine (not just the client) answers. */
+export function dockerIsAvailable(): boolean {
+  const probe = spawnSync("docker", ["info", "--format", "{{.ServerVersion}}"], { timeout: 5000, encoding: "utf8" });
+  return probe.status === 0 && probe.stdout.trim() !== "";
+}
+
+/** The URL of a database named `name` on the server of `serverUrl`. */
+export function withDatabase(serverUrl: string, name: string): string {
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/** Set by the global setup for every test worker: this run's own database. */
+export const RUN_DATABASE_ENV = "MAILSTOP_TEST_DATABASE_URL";
+
+export function runDatabaseUrl(): string {
+  const url = process.env[RUN_DATABASE_ENV];
+  if (!url) throw new Error(`${RUN_DATABASE_ENV} is not set: integration tests run through the jest global setup`);
+  return url;
+}

@@ -1,0 +1,44 @@
+import { createDatabase, migrateToLatest } from "@mailstop/db";
+import { createFreshDatabase } from "./databases";
+import { RUN_DATABASE_ENV, dockerIsAvailable, givenDatabaseUrl } from "./engines";
+
+export interface RunState {
+  serverUrl: string;
+  database: string;
+  stopContainer?: () => Promise<void>;
+}
+
+declare global {
+  // eslint-disable-next-line no-var
+  var __MAILSTOP_RUN__: RunState | undefined;
+}
+
+/** Once per `jest` run: a PostgreSQL server, and a database of this run's own, migrated. */
+export default async function globalSetup(): Promise<void> {
+  let serverUrl = givenDatabaseUrl();
+  let stopContainer: (() => Promise<void>) | undefined;
+  if (serverUrl === undefined) {
+    if (!dockerIsAvailable()) {
+      throw new Error("Integration tests need PostgreSQL: set DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/postgres), or run a Docker engine for testcontainers.");
+    }
+    const { GenericContainer, Wait } = await import("testcontainers");
+    const container = await new GenericContainer("postgres:16-alpine")
+      .withEnvironment({ POSTGRES_HOST_AUTH_METHOD: "trust" })
+      .withExposedPorts(5432)
+      .withWaitStrategy(Wait.forLogMessage(/database system is ready to accept connections/, 2))
+      .start();
+    serverUrl = `postgres://postgres@${container.getHost()}:${container.getMappedPort(5432)}/postgres`;
+    stopContainer = async () => {
+      await container.stop();
+    };
+  }
+  const { name, url } = await createFreshDatabase(serverUrl);
+  const db = createDatabase(url, { maxConnections: 1 });
+  try {
+    await migrateToLatest(db);
+  } finally {
+    await db.destroy();
+  }
+  process.env[RUN_DATABASE_ENV] = url;
+  globalThis.__MAILSTOP_RUN__ = { serverUrl, database: name, ...(stopContainer ? { stopContainer } : {}) };
+}

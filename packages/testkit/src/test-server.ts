@@ -1,0 +1,112 @@
+import { randomBytes } from "node:crypto";
+import { once } from "node:events";
+import { createServer } from "node:net";
+import { Writable } from "node:stream";
+import { type AdminClient, type MailstopClient, createAdminClient, createMailstopClient } from "@mailstop/client";
+import type { Scope } from "@mailstop/core";
+import { type Config, loadConfig } from "@mailstop/config";
+import type { Db } from "@mailstop/db";
+import { createLogger } from "@mailstop/logging";
+import { type RunningTarget, type Target, startTarget } from "@mailstop/runtime";
+import { runDatabaseUrl } from "./engines";
+
+/** The admin token every test server is started with. */
+export const TEST_ADMIN_TOKEN = "test-admin-token-0123456789abcdef0123456789";
+
+/** A free TCP port on the loopback interface. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  const { port } = server.address() as { port: number };
+  server.close();
+  await once(server, "close");
+  return port;
+}
+
+/** A project key no other test uses. */
+export function uniqueProjectKey(prefix = "t"): string {
+  return `${prefix}${randomBytes(6).toString("hex")}`;
+}
+
+export interface TestProject {
+  organisationId: string;
+  projectId: string;
+  projectKey: string;
+  apiKey: string;
+  apiKeyId: string;
+  smtp: { host: string; port: number; username: string; password: string };
+  /** A typed client authenticated with this project's key. */
+  client: MailstopClient;
+}
+
+export interface TestServer {
+  url: string;
+  config: Config;
+  running: RunningTarget;
+  db: Db;
+  admin: AdminClient;
+  /** Everything the server logged so far, as JSON lines. */
+  logs(): string;
+  /** Text the server printed outside the log (first-start credentials). */
+  printed(): string;
+  client(apiKey?: string): MailstopClient;
+  bootstrap(body?: { project_key?: string; scopes?: Scope[]; environment?: "test" | "live"; region?: "us" | "eu" }): Promise<TestProject>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts a target in this process on a free port, against this run's database, with the
+ * admin API enabled and logs captured (never printed).
+ */
+export async function startTestServer(options: { target?: Target; env?: Record<string, string>; databaseUrl?: string } = {}): Promise<TestServer> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const config = loadConfig({
+    DATABASE_URL: options.databaseUrl ?? runDatabaseUrl(),
+    MAILSTOP_HTTP_PORT: String(port),
+    MAILSTOP_PUBLIC_URL: url,
+    MAILSTOP_ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+    MAILSTOP_LOG_LEVEL: "info",
+    ...options.env,
+  });
+  const logChunks: string[] = [];
+  const printedChunks: string[] = [];
+  const destination = new Writable({
+    write(chunk, _encoding, done) {
+      logChunks.push(String(chunk));
+      done();
+    },
+  });
+  const running = await startTarget(options.target ?? "api", {
+    config,
+    logger: createLogger({ level: config.logLevel, destination }),
+    print: (text) => printedChunks.push(text),
+  });
+  const admin = createAdminClient({ baseUrl: url, adminToken: TEST_ADMIN_TOKEN });
+  const client = (apiKey?: string) => createMailstopClient({ baseUrl: url, ...(apiKey === undefined ? {} : { apiKey }) });
+  return {
+    url,
+    config,
+    running,
+    db: running.context.db!,
+    admin,
+    logs: () => logChunks.join(""),
+    printed: () => printedChunks.join("\n"),
+    client,
+    async bootstrap(body = {}) {
+      const { data, error } = await admin.POST("/admin/v1/bootstrap", { body: { project_key: uniqueProjectKey(), ...body } });
+      if (error || !data) throw new Error(`bootstrap failed: ${JSON.stringify(error)}`);
+      return {
+        organisationId: data.organisation_id,
+        projectId: data.project_id,
+        projectKey: data.project_key,
+        apiKey: data.api_key,
+        apiKeyId: data.api_key_id,
+        smtp: data.smtp,
+        client: client(data.api_key),
+      };
+    },
+    stop: () => running.stop(),
+  };
+}
