@@ -59,3 +59,33 @@ export async function isReachable(db: Db): Promise<boolean> {
 export async function inTransaction<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> {
   return db.isTransaction ? work(db) : db.transaction().execute(work);
 }
+
+/**
+ * Creates the database named in `url` when the server does not have it yet (SQLSTATE 3D000),
+ * so a first start needs only a reachable server. Connects to the server's `postgres` database.
+ */
+export async function ensureDatabaseExists(url: string): Promise<boolean> {
+  const probe = new pg.Client({ connectionString: url });
+  try {
+    await probe.connect();
+    return false;
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== "3D000") throw error;
+  } finally {
+    await probe.end().catch(() => undefined);
+  }
+  const target = new URL(url);
+  const name = decodeURIComponent(target.pathname.slice(1));
+  target.pathname = "/postgres";
+  const admin = new pg.Client({ connectionString: target.toString() });
+  await admin.connect();
+  try {
+    await admin.query(`create database ${pg.escapeIdentifier(name)}`);
+  } catch (error) {
+    // Another instance created it first (duplicate_database): that is the outcome we wanted.
+    if ((error as { code?: unknown }).code !== "42P04") throw error;
+  } finally {
+    await admin.end();
+  }
+  return true;
+}

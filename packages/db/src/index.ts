@@ -1,4 +1,4 @@
-export { createDatabase, inTransaction, isReachable, migrateToLatest, withTransactionLock, type Db, type DatabaseOptions } from "./database";
+export { createDatabase, ensureDatabaseExists, inTransaction, isReachable, migrateToLatest, withTransactionLock, type Db, type DatabaseOptions } from "./database";
 export { isUniqueViolation } from "./errors";
 export type { Database, Labels, MessageAddress, MessageLink, MessageParts } from "./tables";
 export * from "./repositories/tenancy.repository";

@@ -180,6 +180,10 @@ interface Parameter {
 }
 
 /** The path-level and operation-level parameters of an operation, `$ref`s followed. */
+function defaultOf(schema: any): { default?: unknown } {
+  return schema && "default" in schema ? { default: schema.default } : {};
+}
+
 function operationParameters(doc: OpenApiDocument, spec: OperationSpec): Parameter[] {
   const pathPointer = spec.pointer.slice(0, spec.pointer.lastIndexOf("/"));
   const sources: [any[] | undefined, string][] = [
@@ -190,7 +194,7 @@ function operationParameters(doc: OpenApiDocument, spec: OperationSpec): Paramet
     (list ?? []).map((raw, index) => {
       const pointer = typeof raw.$ref === "string" ? raw.$ref : `${base}/${index}`;
       const p = resolveRef(doc, raw);
-      return { name: p.name, in: p.in, required: p.required === true, schema: p.schema, schemaPointer: `${DOC_ID}${pointer}/schema` };
+      return { name: p.name, in: p.in, required: p.required === true, schema: resolveRef(doc, p.schema), schemaPointer: `${DOC_ID}${pointer}/schema` };
     }),
   );
 }
@@ -199,7 +203,10 @@ function compileParams(ajv: Ajv2020, parameters: Parameter[]): ValidateFunction 
   if (parameters.length === 0) return null;
   return ajv.compile({
     type: "object",
-    properties: Object.fromEntries(parameters.map((p) => [p.name, p.schema === undefined ? {} : { $ref: p.schemaPointer }])),
+    // Ajv fills a default only when it sits beside the property, not behind a $ref.
+    properties: Object.fromEntries(
+      parameters.map((p) => [p.name, p.schema === undefined ? {} : { $ref: p.schemaPointer, ...defaultOf(p.schema) }]),
+    ),
     required: parameters.filter((p) => p.required).map((p) => p.name),
     // Unknown query parameters (cache busters, tracing) are ignored, not refused.
     additionalProperties: true,

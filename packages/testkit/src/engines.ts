@@ -9,6 +9,9 @@ export function givenDatabaseUrl(): string | undefined {
   return process.env.DATABASE_URL || undefined;
 }
 
+/** The conventional local PostgreSQL of a developer machine or CI runner (trust auth). */
+export const LOCAL_POSTGRES_URL = "postgres://postgres@127.0.0.1:5432/postgres";
+
 /** True when a Docker engine (not just the client) answers. */
 export function dockerIsAvailable(): boolean {
   const probe = spawnSync("docker", ["info", "--format", "{{.ServerVersion}}"], { timeout: 5000, encoding: "utf8" });

@@ -1,6 +1,19 @@
 import { createDatabase, migrateToLatest } from "@mailstop/db";
 import { createFreshDatabase } from "./databases";
-import { RUN_DATABASE_ENV, dockerIsAvailable, givenDatabaseUrl } from "./engines";
+import pg from "pg";
+import { LOCAL_POSTGRES_URL, RUN_DATABASE_ENV, dockerIsAvailable, givenDatabaseUrl } from "./engines";
+
+async function answers(url: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
+  try {
+    await client.connect();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
 
 export interface RunState {
   serverUrl: string;
@@ -17,10 +30,14 @@ declare global {
 export default async function globalSetup(): Promise<void> {
   let serverUrl = givenDatabaseUrl();
   let stopContainer: (() => Promise<void>) | undefined;
-  if (serverUrl === undefined) {
-    if (!dockerIsAvailable()) {
+  if (serverUrl === undefined && !dockerIsAvailable()) {
+    // Neither given nor containerisable: the conventional local server, when one answers.
+    if (!(await answers(LOCAL_POSTGRES_URL))) {
       throw new Error("Integration tests need PostgreSQL: set DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/postgres), or run a Docker engine for testcontainers.");
     }
+    serverUrl = LOCAL_POSTGRES_URL;
+  }
+  if (serverUrl === undefined) {
     const { GenericContainer, Wait } = await import("testcontainers");
     const container = await new GenericContainer("postgres:16-alpine")
       .withEnvironment({ POSTGRES_HOST_AUTH_METHOD: "trust" })

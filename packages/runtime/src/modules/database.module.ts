@@ -1,4 +1,4 @@
-import { type Db, createDatabase, isReachable, migrateToLatest } from "@mailstop/db";
+import { type Db, createDatabase, ensureDatabaseExists, isReachable, migrateToLatest } from "@mailstop/db";
 import type { RuntimeContext, ServiceModule } from "../module";
 
 /**
@@ -16,6 +16,7 @@ export function databaseModule(context: RuntimeContext): ServiceModule {
   return {
     name: "database",
     async start() {
+      if (await ensureDatabaseExists(url)) context.logger.info("database created");
       const applied = await migrateToLatest(db);
       if (applied.length > 0) context.logger.info({ migrations: applied.map((m) => m.migrationName) }, "database migrated");
     },

@@ -1,0 +1,89 @@
+import { ConfigError, loadConfig } from "./load-config";
+import { renderConfigurationReference } from "./reference";
+
+function errorLines(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.lines;
+    throw error;
+  }
+  throw new Error("expected a ConfigError");
+}
+
+describe("loadConfig", () => {
+  it("applies the defaults of OPERATOR.md", () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      host: "127.0.0.1",
+      http: { port: 8025, publicUrl: "http://localhost:8025" },
+      region: "us",
+      environment: "local",
+      brand: "mailstop",
+      sharedDomain: "mailstop.test",
+      mxHost: "mx.mailstop.test",
+      captureHost: "capture.mailstop.test",
+      adminToken: null,
+      databaseUrl: null,
+      redisUrl: null,
+      s3: null,
+      dataDir: "./.mailstop",
+      smtp: { port: 2525, capturePort: 2587, maxMessageBytes: 26214400, simDelayMs: 5000 },
+      stream: { heartbeatSeconds: 15, tokenTtlSeconds: 300, maxDurationSeconds: 3600 },
+    });
+  });
+
+  it("derives hosts from the shared domain and the public URL from the port", () => {
+    const config = loadConfig({ MAILSTOP_SHARED_DOMAIN: "Inbox.Example.com", MAILSTOP_HTTP_PORT: "9000" });
+    expect(config.mxHost).toBe("mx.inbox.example.com");
+    expect(config.captureHost).toBe("capture.inbox.example.com");
+    expect(config.http.publicUrl).toBe("http://localhost:9000");
+    expect(loadConfig({ MAILSTOP_PUBLIC_URL: "https://api.example.com/" }).http.publicUrl).toBe("https://api.example.com");
+  });
+
+  it("counts an empty value as unset", () => {
+    expect(loadConfig({ MAILSTOP_ADMIN_TOKEN: "", DATABASE_URL: "" })).toMatchObject({ adminToken: null, databaseUrl: null });
+  });
+
+  it("reports every invalid variable at once, one line each, naming it", () => {
+    const lines = errorLines({
+      MAILSTOP_HTTP_PORT: "abc",
+      MAILSTOP_REGION: "mars",
+      MAILSTOP_ADMIN_TOKEN: "short",
+      DATABASE_URL: "mysql://x",
+      MAILSTOP_MAX_MESSAGE_BYTES: "-1",
+      MAILSTOP_BOOTSTRAP_API_KEY: "sk_nope",
+    });
+    expect(lines).toHaveLength(6);
+    for (const name of ["MAILSTOP_HTTP_PORT", "MAILSTOP_REGION", "MAILSTOP_ADMIN_TOKEN", "DATABASE_URL", "MAILSTOP_MAX_MESSAGE_BYTES", "MAILSTOP_BOOTSTRAP_API_KEY"]) {
+      expect(lines.filter((line) => line.includes(name))).toHaveLength(1);
+    }
+  });
+
+  it("never echoes a secret in its error line", () => {
+    const [line] = errorLines({ MAILSTOP_ADMIN_TOKEN: "tooshort-secret" });
+    expect(line).not.toContain("tooshort-secret");
+  });
+
+  it("accepts a 32-character admin token and a well-formed bootstrap key", () => {
+    const key = `is_test_${"a".repeat(43)}`;
+    const config = loadConfig({ MAILSTOP_ADMIN_TOKEN: "x".repeat(32), MAILSTOP_BOOTSTRAP_API_KEY: key });
+    expect(config.adminToken).toBe("x".repeat(32));
+    expect(config.bootstrapApiKey).toBe(key);
+  });
+});
+
+describe("the configuration reference", () => {
+  it("documents every variable OPERATOR.md names", () => {
+    const reference = renderConfigurationReference();
+    for (const name of [
+      "MAILSTOP_HTTP_PORT", "MAILSTOP_SMTP_PORT", "MAILSTOP_CAPTURE_PORT", "MAILSTOP_HOST", "MAILSTOP_PUBLIC_URL", "MAILSTOP_SHARED_DOMAIN",
+      "MAILSTOP_MX_HOST", "MAILSTOP_CAPTURE_HOST", "MAILSTOP_REGION", "MAILSTOP_ENVIRONMENT", "MAILSTOP_ADMIN_TOKEN", "MAILSTOP_DATA_DIR",
+      "DATABASE_URL", "REDIS_URL", "S3_ENDPOINT", "S3_ACCESS_KEY", "S3_SECRET_KEY", "S3_BUCKET", "S3_REGION", "MAILSTOP_MAX_MESSAGE_BYTES",
+      "MAILSTOP_SIM_DELAY_MS", "MAILSTOP_HEARTBEAT_S", "MAILSTOP_STREAM_TOKEN_TTL_S", "MAILSTOP_STREAM_MAX_DURATION_S", "MAILSTOP_DNS_SERVERS",
+      "MAILSTOP_LOG_LEVEL", "MAILSTOP_BOOTSTRAP_API_KEY",
+    ]) {
+      expect(reference).toContain(`| \`${name}\` |`);
+    }
+  });
+});
