@@ -2,6 +2,7 @@ import express, { type Express } from "express";
 import type { Logger } from "@mailstop/logging";
 import { accessLog } from "./access-log";
 import { errorMiddleware, notFoundMiddleware } from "./error-middleware";
+import { jsonBody } from "./json-body";
 import { type MountOptions, type RouteSet, mountRoutes } from "./mount-routes";
 import { requestIdMiddleware } from "./request-id";
 
@@ -24,7 +25,7 @@ export function createHttpApp(options: MountOptions & { logger: Logger; contribu
   app.set("query parser", "extended");
   app.use(requestIdMiddleware);
   app.use(accessLog(options.logger));
-  app.use(express.json({ limit: JSON_BODY_LIMIT }));
+  app.use(jsonBody(JSON_BODY_LIMIT));
   for (const contribution of options.contributions) {
     contribution.setup?.(app);
     mountRoutes(app, contribution, options);

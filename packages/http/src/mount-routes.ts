@@ -3,6 +3,7 @@ import { MailstopError, secretMatchesHash, sha256 } from "@mailstop/core";
 import type { Db } from "@mailstop/db";
 import { type OpenApiDocument, buildValidators } from "@mailstop/openapi";
 import { authenticate, bearerToken } from "./authenticate";
+import { rethrowBodyError } from "./json-body";
 import { requestIdOf } from "./request-id";
 import type { RouteDefinition } from "./route";
 
@@ -48,6 +49,7 @@ export function mountRoutes(router: Router, set: RouteSet, options: MountOptions
       const auth =
         route.access === "api-key" ? await authenticate(options.db, req, { region: options.region, requiredScope: spec.scope ?? null }) : null;
       if (route.access === "admin") checkAdmin?.(req);
+      rethrowBodyError(res);
       const valid = validator.validate({ body: req.body, query: req.query as Record<string, unknown>, params: req.params as Record<string, string> });
       const reply = await route.handle({ ...valid, auth, requestId: requestIdOf(res), req, res });
       if (reply === undefined) return;

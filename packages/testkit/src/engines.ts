@@ -28,6 +28,15 @@ export function withDatabase(serverUrl: string, name: string): string {
 /** Set by the global setup for every test worker: this run's own database. */
 export const RUN_DATABASE_ENV = "MAILSTOP_TEST_DATABASE_URL";
 
+/** Set by the global setup: the PostgreSQL server of this run, for tests that need more databases. */
+export const RUN_SERVER_ENV = "MAILSTOP_TEST_SERVER_URL";
+
+export function runServerUrl(): string {
+  const url = process.env[RUN_SERVER_ENV];
+  if (!url) throw new Error(`${RUN_SERVER_ENV} is not set: integration tests run through the jest global setup`);
+  return url;
+}
+
 export function runDatabaseUrl(): string {
   const url = process.env[RUN_DATABASE_ENV];
   if (!url) throw new Error(`${RUN_DATABASE_ENV} is not set: integration tests run through the jest global setup`);

@@ -1,7 +1,7 @@
 import { createDatabase, migrateToLatest } from "@mailstop/db";
 import { createFreshDatabase } from "./databases";
 import pg from "pg";
-import { LOCAL_POSTGRES_URL, RUN_DATABASE_ENV, dockerIsAvailable, givenDatabaseUrl } from "./engines";
+import { LOCAL_POSTGRES_URL, RUN_DATABASE_ENV, RUN_SERVER_ENV, dockerIsAvailable, givenDatabaseUrl } from "./engines";
 
 async function answers(url: string): Promise<boolean> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
@@ -57,5 +57,6 @@ export default async function globalSetup(): Promise<void> {
     await db.destroy();
   }
   process.env[RUN_DATABASE_ENV] = url;
+  process.env[RUN_SERVER_ENV] = serverUrl;
   globalThis.__MAILSTOP_RUN__ = { serverUrl, database: name, ...(stopContainer ? { stopContainer } : {}) };
 }

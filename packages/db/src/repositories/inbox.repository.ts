@@ -141,34 +141,35 @@ export interface DeletedCounts {
   messagesDeleted: number;
 }
 
+type InboxIdQuery = SelectQueryBuilder<Database, "inboxes", { id: string }>;
+
 /**
- * Hard-deletes inboxes of the project (by id) with their messages, counting both.
- * Rows locked by a concurrent delete are skipped rather than waited for.
+ * Locks the inboxes `choose` selects from the project's inboxes (skipping rows another
+ * transaction holds) and hard-deletes them with their messages, in one transaction. Choosing
+ * and locking in one statement lets concurrent callers take disjoint sets: choosing ids first
+ * and locking after made two concurrent cleanups pick the same batch, one of them reporting 0
+ * while matches remained.
  */
-export async function deleteInboxes(db: Db, projectId: string, ids: readonly string[]): Promise<DeletedCounts> {
-  if (ids.length === 0) return { inboxesDeleted: 0, messagesDeleted: 0 };
+async function deleteLockedInboxes(db: Db, projectId: string, choose: (query: InboxIdQuery) => InboxIdQuery): Promise<DeletedCounts> {
   return db.transaction().execute(async (trx) => {
-    const locked = await trx
-      .selectFrom("inboxes")
-      .select("id")
-      .where("project_id", "=", projectId)
-      .where("id", "in", ids)
+    const locked = await choose(trx.selectFrom("inboxes").select("id").where("project_id", "=", projectId))
       .forUpdate()
       .skipLocked()
       .execute();
-    const lockedIds = locked.map((row) => row.id);
-    if (lockedIds.length === 0) return { inboxesDeleted: 0, messagesDeleted: 0 };
-    const messages = await trx.deleteFrom("messages").where("project_id", "=", projectId).where("inbox_id", "in", lockedIds).executeTakeFirst();
-    const inboxes = await trx.deleteFrom("inboxes").where("project_id", "=", projectId).where("id", "in", lockedIds).executeTakeFirst();
+    const ids = locked.map((row) => row.id);
+    if (ids.length === 0) return { inboxesDeleted: 0, messagesDeleted: 0 };
+    const messages = await trx.deleteFrom("messages").where("project_id", "=", projectId).where("inbox_id", "in", ids).executeTakeFirst();
+    const inboxes = await trx.deleteFrom("inboxes").where("project_id", "=", projectId).where("id", "in", ids).executeTakeFirst();
     return { inboxesDeleted: Number(inboxes.numDeletedRows), messagesDeleted: Number(messages.numDeletedRows) };
   });
 }
 
-/** Ids of at most `limit` inboxes of the project matching `filter`, oldest first. */
-export async function selectInboxIds(db: Db, projectId: string, filter: InboxFilter, limit: number): Promise<string[]> {
-  const rows = await whereFilter(db.selectFrom("inboxes").select("id").where("project_id", "=", projectId), filter)
-    .orderBy("id", "asc")
-    .limit(limit)
-    .execute();
-  return rows.map((row) => row.id);
+/** Hard-deletes one inbox of the project with its messages; zero counts when it is already gone. */
+export async function deleteInbox(db: Db, projectId: string, id: string): Promise<DeletedCounts> {
+  return deleteLockedInboxes(db, projectId, (query) => query.where("id", "=", id));
+}
+
+/** Hard-deletes at most `limit` inboxes of the project matching `filter`, oldest first, with their messages. */
+export async function deleteMatchingInboxes(db: Db, projectId: string, filter: InboxFilter, limit: number): Promise<DeletedCounts> {
+  return deleteLockedInboxes(db, projectId, (query) => whereFilter(query, filter).orderBy("id", "asc").limit(limit));
 }

@@ -1,4 +1,4 @@
-import { deleteInboxes, selectInboxIds } from "@mailstop/db";
+import { deleteMatchingInboxes } from "@mailstop/db";
 import { invalidRequest } from "@mailstop/openapi";
 import { type ApiDeps, publicRoute } from "../../deps";
 import { inboxFilterFrom } from "../../inboxes/inbox-filter";
@@ -13,8 +13,7 @@ export const cleanupInboxesRoute = ({ db }: ApiDeps) =>
     if (filter.tagPrefix === undefined && filter.label === undefined) {
       invalidRequest([{ in: "body", path: "/", message: "needs tag_prefix, or label_key with label_value" }], "Cleanup needs at least one selector.");
     }
-    const ids = await selectInboxIds(db, auth.project.id, filter, CLEANUP_BATCH);
     // TODO(#4): also remove the stored objects of the deleted messages once the object store exists.
-    const counts = await deleteInboxes(db, auth.project.id, ids);
+    const counts = await deleteMatchingInboxes(db, auth.project.id, filter, CLEANUP_BATCH);
     return { status: 200, body: { inboxes_deleted: counts.inboxesDeleted, messages_deleted: counts.messagesDeleted } };
   });

@@ -1,5 +1,5 @@
 import { MailstopError } from "@mailstop/core";
-import { deleteInboxes } from "@mailstop/db";
+import { deleteInbox } from "@mailstop/db";
 import { type ApiDeps, publicRoute } from "../../deps";
 import { requireInbox } from "../../inboxes/inbox.service";
 
@@ -8,7 +8,7 @@ export const deleteInboxRoute = ({ db }: ApiDeps) =>
   publicRoute("deleteInbox", async ({ auth, params }) => {
     const inbox = await requireInbox(db, auth.project.id, params.id);
     // TODO(#4): also remove the stored objects of the deleted messages once the object store exists.
-    const counts = await deleteInboxes(db, auth.project.id, [inbox.id]);
+    const counts = await deleteInbox(db, auth.project.id, inbox.id);
     // Lost a race with a concurrent delete: the inbox is gone, as for any unknown inbox.
     if (counts.inboxesDeleted === 0) throw new MailstopError("inbox_not_found", `No inbox ${params.id} in this project.`);
     return { status: 200, body: { id: inbox.id, deleted: true, messages_deleted: counts.messagesDeleted } };

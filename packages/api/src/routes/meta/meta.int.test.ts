@@ -1,0 +1,239 @@
+import { publicDocument } from "@mailstop/openapi";
+import { type TestProject, type TestServer, expectError, rawRequest, startTestServer } from "@mailstop/testkit";
+
+let server: TestServer;
+let project: TestProject;
+
+const REQUEST_ID = /^req_[0-9a-z]{26}$/;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  project = await server.bootstrap();
+});
+afterAll(() => server.stop());
+
+/**
+ * Every route SPEC.md's Endpoints section names with a method and a path, with the scope and
+ * rate-limit class it gives. Scope `"meta"`: no credential; `null`: a key but no scope;
+ * `"unspecified"`: a key, but SPEC.md names no scope. A class of `undefined`: SPEC.md names none.
+ */
+const SPEC_ROUTES: ReadonlyArray<[method: string, path: string, scope: string | null, rateClass: string | undefined]> = [
+  ["get", "/health", "meta", undefined],
+  ["get", "/openapi.json", "meta", undefined],
+  ["get", "/docs", "meta", undefined],
+  ["get", "/.well-known/service-abuse", "meta", undefined],
+  ["post", "/v1/fixtures/ensure", "inboxes:write", "write"],
+  ["get", "/v1/auth/check", null, "read"],
+  ["post", "/v1/inboxes/for-run", "inboxes:write", "write"],
+  ["post", "/v1/inboxes/cleanup", "inboxes:write", "write"],
+  ["post", "/v1/inboxes", "inboxes:write", "write"],
+  ["get", "/v1/inboxes", "inboxes:read", "read"],
+  ["post", "/v1/inboxes/{id}/stream-token", "messages:read", "write"],
+  ["get", "/v1/inboxes/{id}", "inboxes:read", "read"],
+  ["delete", "/v1/inboxes/{id}", "inboxes:write", "write"],
+  ["post", "/v1/messages/wait", "messages:wait", "exempt"],
+  ["get", "/v1/messages", "messages:read", "read"],
+  ["get", "/v1/messages/{id}", "messages:read", "read"],
+  ["get", "/v1/messages/{id}/body", "messages:read", "read"],
+  ["get", "/v1/messages/{id}/attachments/{attachmentId}", "messages:read", "read"],
+  ["delete", "/v1/messages/{id}", "messages:delete", "write"],
+  ["get", "/stream/v1/inboxes/{id}/events", "messages:read", undefined],
+  ["get", "/v1/usage", "usage:read", "read"],
+  ["post", "/v1/domains", "domains:write", "write"],
+  // Named by SPEC.md with a method but no further detail.
+  ["get", "/v1/domains", "unspecified", undefined],
+  ["post", "/v1/domains/{id}/verify", "unspecified", undefined],
+  ["get", "/v1/webhooks", "unspecified", undefined],
+  ["get", "/v1/retention", "unspecified", undefined],
+];
+
+describe("GET /health", () => {
+  it("is exactly { status, brand, region, time } with an x-request-id", async () => {
+    const before = Date.now();
+    const { status, json, headers } = await rawRequest(server.url, "GET", "/health");
+    expect(status).toBe(200);
+    expect(json).toEqual({ status: "ok", brand: "mailstop", region: "us", time: expect.any(String) });
+    expect(new Date(json.time).toISOString()).toBe(json.time);
+    expect(new Date(json.time).getTime()).toBeGreaterThanOrEqual(before - 1000);
+    expect(new Date(json.time).getTime()).toBeLessThanOrEqual(Date.now() + 1000);
+    expect(headers.get("x-request-id")).toMatch(REQUEST_ID);
+  });
+
+  it("needs no credential and ignores a bad one", async () => {
+    const { status } = await rawRequest(server.url, "GET", "/health", { headers: { authorization: "Bearer nonsense" } });
+    expect(status).toBe(200);
+  });
+
+  it("touches no database: it keeps answering 200 after the pool is destroyed, while an authenticated route fails with 500 internal", async () => {
+    const isolated = await startTestServer();
+    try {
+      const tenant = await isolated.bootstrap();
+      expect((await rawRequest(isolated.url, "GET", "/v1/auth/check", { headers: { authorization: `Bearer ${tenant.apiKey}` } })).status).toBe(200);
+
+      await isolated.db.destroy();
+
+      const health = await rawRequest(isolated.url, "GET", "/health");
+      expect(health.status).toBe(200);
+      expect(health.json).toEqual({ status: "ok", brand: "mailstop", region: "us", time: expect.any(String) });
+
+      const failed = await rawRequest(isolated.url, "GET", "/v1/auth/check", { headers: { authorization: `Bearer ${tenant.apiKey}` } });
+      const error = expectError(failed, { status: 500, code: "internal", retryable: true });
+      expect(error.details).toBeUndefined();
+      const requestId = failed.headers.get("x-request-id");
+      expect(requestId).toMatch(REQUEST_ID);
+      // The failure is logged under the same request id, for the operator to find.
+      expect(isolated.logs()).toContain(requestId);
+
+      expect((await rawRequest(isolated.url, "GET", "/health")).status).toBe(200);
+    } finally {
+      await isolated.stop();
+    }
+  });
+});
+
+describe("GET /openapi.json", () => {
+  let served: any;
+  beforeAll(async () => {
+    const { status, json, headers } = await rawRequest(server.url, "GET", "/openapi.json");
+    expect(status).toBe(200);
+    expect(headers.get("content-type")).toMatch(/^application\/json/);
+    served = json;
+  });
+
+  it("is the parsed openapi.yaml, OpenAPI 3.1.0, version 0.1.0", () => {
+    expect(served).toEqual(publicDocument());
+    expect(served.openapi).toBe("3.1.0");
+    expect(served.info.version).toBe("0.1.0");
+  });
+
+  it.each(SPEC_ROUTES)("declares %s %s with SPEC.md's scope and rate class", (method, path, scope, rateClass) => {
+    const operation = served.paths?.[path]?.[method];
+    expect(operation).toBeDefined();
+    expect(typeof operation.operationId).toBe("string");
+    if (scope === "meta") {
+      expect(operation.security).toEqual([]);
+      expect(operation["x-scope"]).toBeUndefined();
+    } else {
+      // Every other route takes the bearer key (the stream also takes a stream token).
+      expect(operation.security ?? served.security).toEqual(expect.arrayContaining([{ bearerAuth: [] }]));
+      expect(operation.security ?? served.security).not.toContainEqual({});
+      expect("x-scope" in operation).toBe(true);
+      if (scope !== "unspecified") expect(operation["x-scope"]).toBe(scope);
+    }
+    if (rateClass !== undefined) expect(operation["x-rate-class"]).toBe(rateClass);
+  });
+
+  it("declares the content routes under /content/v1/articles without a credential", () => {
+    const content = Object.entries<Record<string, any>>(served.paths).filter(([path]) => path.startsWith("/content/v1/articles"));
+    expect(content.length).toBeGreaterThan(0);
+    for (const [, item] of content) expect(item.get?.security).toEqual([]);
+  });
+
+  it("does not publish the admin API", () => {
+    expect(Object.keys(served.paths).filter((path) => path.startsWith("/admin"))).toEqual([]);
+  });
+});
+
+describe("GET /docs", () => {
+  it("is an HTML page whose every script and stylesheet is served by the server itself", async () => {
+    const page = await rawRequest(server.url, "GET", "/docs");
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-type")).toMatch(/^text\/html/);
+    expect(page.text).not.toMatch(/https?:\/\//);
+
+    const references = [...page.text.matchAll(/<script[^>]*\ssrc="([^"]+)"|<link[^>]*\shref="([^"]+)"/g)].map((m) => m[1] ?? m[2]!);
+    expect(references.length).toBeGreaterThanOrEqual(2);
+    for (const reference of references) {
+      const url = new URL(reference, `${server.url}/docs`);
+      expect(url.origin).toBe(server.url);
+      const asset = await fetch(url);
+      expect({ reference, status: asset.status }).toEqual({ reference, status: 200 });
+      const body = await asset.text();
+      expect(body.length).toBeGreaterThan(1000);
+    }
+    // The page loads the document from this server too.
+    const docUrl = /url:\s*"([^"]+)"/.exec(page.text)?.[1];
+    expect(docUrl).toBeDefined();
+    expect((await fetch(new URL(docUrl!, `${server.url}/docs`))).status).toBe(200);
+  });
+});
+
+describe("GET /.well-known/service-abuse", () => {
+  it("has every field of SPEC.md's abuse document, asserting no outbound delivery", async () => {
+    const { status, json } = await rawRequest(server.url, "GET", "/.well-known/service-abuse");
+    expect(status).toBe(200);
+    expect(Object.keys(json).sort()).toEqual(["brand", "contact", "controls", "outbound_delivery", "receiving", "region", "service", "takedown"]);
+    expect(json.brand).toBe("mailstop");
+    expect(typeof json.contact).toBe("string");
+    expect(json.contact.length).toBeGreaterThan(0);
+    expect(json.region).toBe("us");
+    expect(typeof json.service).toBe("string");
+    expect(json.outbound_delivery).toBe("none");
+    expect(Array.isArray(json.controls)).toBe(true);
+    expect(json.controls.length).toBeGreaterThan(0);
+    for (const control of json.controls) expect(typeof control).toBe("string");
+
+    expect(Object.keys(json.takedown).sort()).toEqual(["acknowledgement_hours", "action_hours", "contact", "include"]);
+    expect(typeof json.takedown.contact).toBe("string");
+    expect(Number.isInteger(json.takedown.acknowledgement_hours)).toBe(true);
+    expect(Number.isInteger(json.takedown.action_hours)).toBe(true);
+    expect(json.takedown.acknowledgement_hours).toBeGreaterThan(0);
+    expect(json.takedown.action_hours).toBeGreaterThanOrEqual(json.takedown.acknowledgement_hours);
+    expect(json.takedown.include.length).toBeGreaterThan(0);
+    for (const item of json.takedown.include) expect(typeof item).toBe("string");
+
+    expect(json.receiving).toEqual({ mx_host: "mx.mailstop.test", shared_inbox_domain: "mailstop.test", capture_relay_host: "capture.mailstop.test" });
+  });
+});
+
+describe("Errors of the HTTP layer", () => {
+  describe("404", () => {
+    it.each([
+      ["GET", "/v1/nope"],
+      ["PATCH", "/v1/inboxes"],
+      ["GET", "/v2/inboxes"],
+    ])("answers %s %s with HTTP 404, code invalid_request, naming the method and path", async (method, path) => {
+      const outcome = await rawRequest(server.url, method, path, { headers: { authorization: `Bearer ${project.apiKey}` } });
+      const error = expectError(outcome, { status: 404, code: "invalid_request", retryable: false });
+      expect(error.reason).toContain(method);
+      expect(error.reason).toContain(path);
+      expect(outcome.headers.get("x-request-id")).toMatch(REQUEST_ID);
+    });
+  });
+
+  describe("400", () => {
+    it("refuses a body that is not JSON with invalid_request", async () => {
+      const outcome = await rawRequest(server.url, "POST", "/v1/inboxes", {
+        headers: { authorization: `Bearer ${project.apiKey}`, "content-type": "application/json" },
+        body: "{nope",
+      });
+      const error = expectError(outcome, { status: 400, code: "invalid_request", retryable: false });
+      expect(Object.keys(error.details ?? {})).toEqual(["errors"]);
+      expect(error.details?.errors).toEqual([expect.objectContaining({ in: "body", path: "/" })]);
+      expect(outcome.headers.get("x-request-id")).toMatch(REQUEST_ID);
+    });
+  });
+
+  describe("413", () => {
+    it("refuses a JSON body over 1 MB with payload_too_large", async () => {
+      const body = JSON.stringify({ tag: "big", labels: { filler: "x".repeat(1024 * 1024 + 16) } });
+      const outcome = await rawRequest(server.url, "POST", "/v1/inboxes", {
+        headers: { authorization: `Bearer ${project.apiKey}`, "content-type": "application/json" },
+        body,
+      });
+      const error = expectError(outcome, { status: 413, code: "payload_too_large", retryable: false });
+      expect(error.details).toBeUndefined();
+      expect(outcome.headers.get("x-request-id")).toMatch(REQUEST_ID);
+    });
+
+    it("accepts a body just under the limit as far as size goes (then validates it)", async () => {
+      const body = JSON.stringify({ tag: "big", labels: { filler: "x".repeat(1000 * 1000) } });
+      const outcome = await rawRequest(server.url, "POST", "/v1/inboxes", {
+        headers: { authorization: `Bearer ${project.apiKey}`, "content-type": "application/json" },
+        body,
+      });
+      const error = expectError(outcome, { status: 400, code: "invalid_request", retryable: false });
+      expect(error.details?.errors).toEqual(expect.arrayContaining([expect.objectContaining({ path: "/labels/filler" })]));
+    });
+  });
+});
