@@ -1,4 +1,4 @@
-export { startTestServer, freePort, uniqueProjectKey, TEST_ADMIN_TOKEN, type TestServer, type TestProject } from "./test-server";
+export { startTestServer, freePort, uniqueProjectKey, uniqueTag, uniqueRunId, uniqueDomain, TEST_ADMIN_TOKEN, type TestServer, type TestProject } from "./test-server";
 export { rawRequest, expectError } from "./http";
 export { createFreshDatabase, dropDatabase } from "./databases";
 export { runDatabaseUrl, runServerUrl, withDatabase } from "./engines";

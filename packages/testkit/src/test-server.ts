@@ -24,10 +24,17 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
+const suffix = () => randomBytes(5).toString("hex");
+
 /** A project key no other test uses. */
 export function uniqueProjectKey(prefix = "t"): string {
   return `${prefix}${randomBytes(6).toString("hex")}`;
 }
+
+/** A tag, run id or domain no other test uses. */
+export const uniqueTag = (prefix = "tag") => `${prefix}.${suffix()}`;
+export const uniqueRunId = (prefix = "run") => `${prefix}-${suffix()}`;
+export const uniqueDomain = (prefix = "d") => `${prefix}-${suffix()}.example.com`;
 
 export interface TestProject {
   organisationId: string;

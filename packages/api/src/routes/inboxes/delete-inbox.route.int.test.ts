@@ -1,6 +1,5 @@
-import { randomBytes } from "node:crypto";
 import { newId } from "@mailstop/core";
-import { type TestProject, type TestServer, expectError, rawRequest, startTestServer, insertMessageRows } from "@mailstop/testkit";
+import { type TestProject, type TestServer, expectError, rawRequest, startTestServer, insertMessageRows, uniqueTag } from "@mailstop/testkit";
 
 let server: TestServer;
 let project: TestProject;
@@ -13,9 +12,8 @@ afterAll(() => server.stop());
 
 const NOT_FOUND = { status: 404, code: "inbox_not_found", retryable: false } as const;
 
-const uniqueTag = (prefix = "del") => `${prefix}.${randomBytes(5).toString("hex")}`;
 
-async function createInbox(owner: TestProject, tag = uniqueTag()) {
+async function createInbox(owner: TestProject, tag = uniqueTag("del")) {
   const { data, error } = await owner.client.POST("/v1/inboxes", { body: { tag } });
   if (error || !data) throw new Error(`create failed: ${JSON.stringify(error)}`);
   return data;

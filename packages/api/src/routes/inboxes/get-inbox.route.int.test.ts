@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { newId } from "@mailstop/core";
 import { insertDomain } from "@mailstop/db";
-import { type TestProject, type TestServer, expectError, rawRequest, startTestServer } from "@mailstop/testkit";
+import { type TestProject, type TestServer, expectError, rawRequest, startTestServer, uniqueTag } from "@mailstop/testkit";
 
 let server: TestServer;
 let project: TestProject;
@@ -14,7 +14,6 @@ afterAll(() => server.stop());
 
 const NOT_FOUND = { status: 404, code: "inbox_not_found", retryable: false } as const;
 
-const uniqueTag = (prefix = "get") => `${prefix}.${randomBytes(5).toString("hex")}`;
 
 async function createInbox(owner: TestProject, body: { tag: string; labels?: Record<string, string>; retention_seconds?: number; domain?: string }) {
   const { data, error } = await owner.client.POST("/v1/inboxes", { body });
@@ -29,7 +28,7 @@ const getInbox = (reference: string, apiKey = project.apiKey) =>
 describe("GET /v1/inboxes/{id}", () => {
   describe("200", () => {
     it("returns the inbox view by id", async () => {
-      const inbox = await createInbox(project, { tag: uniqueTag(), labels: { suite: "get" }, retention_seconds: 3600 });
+      const inbox = await createInbox(project, { tag: uniqueTag("get"), labels: { suite: "get" }, retention_seconds: 3600 });
       const { data, error, response } = await project.client.GET("/v1/inboxes/{id}", { params: { path: { id: inbox.id } } });
       expect(error).toBeUndefined();
       expect(response.status).toBe(200);
@@ -49,14 +48,14 @@ describe("GET /v1/inboxes/{id}", () => {
     });
 
     it("returns the inbox by address, with the @ URL-encoded", async () => {
-      const inbox = await createInbox(project, { tag: uniqueTag() });
+      const inbox = await createInbox(project, { tag: uniqueTag("get") });
       const { status, json } = await getInbox(inbox.address);
       expect(status).toBe(200);
       expect(json).toEqual(inbox);
     });
 
     it("returns the inbox by address written in upper case", async () => {
-      const inbox = await createInbox(project, { tag: uniqueTag() });
+      const inbox = await createInbox(project, { tag: uniqueTag("get") });
       const { status, json } = await getInbox(inbox.address.toUpperCase());
       expect(status).toBe(200);
       expect(json.id).toBe(inbox.id);
@@ -108,14 +107,14 @@ describe("GET /v1/inboxes/{id}", () => {
 
   describe("401 and 403", () => {
     it("needs inboxes:read", async () => {
-      const inbox = await createInbox(project, { tag: uniqueTag() });
+      const inbox = await createInbox(project, { tag: uniqueTag("get") });
       const writer = await server.bootstrap({ scopes: ["inboxes:write"] });
       const error = expectError(await getInbox(inbox.id, writer.apiKey), { status: 403, code: "insufficient_scope", retryable: false });
       expect(error.details).toEqual({ required_scope: "inboxes:read" });
     });
 
     it("gives unauthenticated, before anything else, without an Authorization header", async () => {
-      const inbox = await createInbox(project, { tag: uniqueTag() });
+      const inbox = await createInbox(project, { tag: uniqueTag("get") });
       expectError(await rawRequest(server.url, "GET", `/v1/inboxes/${inbox.id}`), { status: 401, code: "unauthenticated", retryable: false });
       expectError(await rawRequest(server.url, "GET", `/v1/inboxes/${newId("inbox")}`), { status: 401, code: "unauthenticated", retryable: false });
     });

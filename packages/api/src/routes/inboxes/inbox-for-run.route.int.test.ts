@@ -1,7 +1,6 @@
-import { randomBytes } from "node:crypto";
 import { newId } from "@mailstop/core";
 import { insertDomain } from "@mailstop/db";
-import { type TestProject, type TestServer, expectError, rawRequest, startTestServer } from "@mailstop/testkit";
+import { type TestProject, type TestServer, expectError, rawRequest, startTestServer, uniqueRunId, uniqueDomain } from "@mailstop/testkit";
 
 let server: TestServer;
 let project: TestProject;
@@ -13,9 +12,7 @@ beforeAll(async () => {
 afterAll(() => server.stop());
 
 /** A run id no other test uses. */
-const uniqueRunId = (prefix = "run") => `${prefix}-${randomBytes(5).toString("hex")}`;
 
-const uniqueDomain = (prefix: string) => `${prefix}-${randomBytes(5).toString("hex")}.example.com`;
 
 const forRun = (body: unknown, apiKey = project.apiKey) =>
   rawRequest(server.url, "POST", "/v1/inboxes/for-run", {
