@@ -3,3 +3,4 @@ export { rawRequest, expectError } from "./http";
 export { createFreshDatabase, dropDatabase } from "./databases";
 export { runDatabaseUrl, runServerUrl, withDatabase } from "./engines";
 export { insertMessageRows } from "./messages";
+export { startTestS3, type TestS3 } from "./s3";

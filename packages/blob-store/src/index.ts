@@ -1,0 +1,3 @@
+export type { BlobStore } from "./blob-store";
+export { blobKeys, transactionPrefixOf } from "./blob-keys";
+export { S3BlobStore, type S3Settings } from "./s3-blob-store";
