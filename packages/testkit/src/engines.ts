@@ -9,6 +9,22 @@ export function givenDatabaseUrl(): string | undefined {
   return process.env.DATABASE_URL || undefined;
 }
 
+export function givenRedisUrl(): string | undefined {
+  return process.env.REDIS_URL || undefined;
+}
+
+/** The conventional local Redis. */
+export const LOCAL_REDIS_URL = "redis://127.0.0.1:6379";
+
+/** Set by the global setup: this run's Redis; tests isolate themselves by key prefix. */
+export const RUN_REDIS_ENV = "MAILSTOP_TEST_REDIS_URL";
+
+export function runRedisUrl(): string {
+  const url = process.env[RUN_REDIS_ENV];
+  if (!url) throw new Error(`${RUN_REDIS_ENV} is not set: integration tests run through the jest global setup`);
+  return url;
+}
+
 /** The conventional local PostgreSQL of a developer machine or CI runner (trust auth). */
 export const LOCAL_POSTGRES_URL = "postgres://postgres@127.0.0.1:5432/postgres";
 

@@ -1,7 +1,8 @@
 import { createDatabase, migrateToLatest } from "@mailstop/db";
 import { createFreshDatabase } from "./databases";
 import pg from "pg";
-import { LOCAL_POSTGRES_URL, RUN_DATABASE_ENV, RUN_SERVER_ENV, dockerIsAvailable, givenDatabaseUrl } from "./engines";
+import { createConnection } from "node:net";
+import { LOCAL_POSTGRES_URL, LOCAL_REDIS_URL, RUN_DATABASE_ENV, RUN_REDIS_ENV, RUN_SERVER_ENV, dockerIsAvailable, givenDatabaseUrl, givenRedisUrl } from "./engines";
 
 async function answers(url: string): Promise<boolean> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
@@ -18,7 +19,39 @@ async function answers(url: string): Promise<boolean> {
 export interface RunState {
   serverUrl: string;
   database: string;
-  stopContainer?: () => Promise<void>;
+  stopContainers: (() => Promise<void>)[];
+}
+
+/** True when something accepts TCP connections at `url`'s host and port. */
+function listens(url: string): Promise<boolean> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = createConnection({ host: hostname, port: Number(port) });
+    const settle = (answer: boolean) => {
+      socket.destroy();
+      resolve(answer);
+    };
+    socket.setTimeout(2000);
+    socket.once("connect", () => settle(true));
+    socket.once("error", () => settle(false));
+    socket.once("timeout", () => settle(false));
+  });
+}
+
+/** Redis for this run: REDIS_URL, else a testcontainers Redis when Docker answers, else the local one. */
+async function runRedis(stopContainers: (() => Promise<void>)[]): Promise<string> {
+  const given = givenRedisUrl();
+  if (given !== undefined) return given;
+  if (dockerIsAvailable()) {
+    const { GenericContainer } = await import("testcontainers");
+    const container = await new GenericContainer("redis:7-alpine").withExposedPorts(6379).start();
+    stopContainers.push(async () => {
+      await container.stop();
+    });
+    return `redis://${container.getHost()}:${container.getMappedPort(6379)}`;
+  }
+  if (await listens(LOCAL_REDIS_URL)) return LOCAL_REDIS_URL;
+  throw new Error("Integration tests need Redis: set REDIS_URL (e.g. redis://127.0.0.1:6379), or run a Docker engine for testcontainers.");
 }
 
 declare global {
@@ -29,7 +62,7 @@ declare global {
 /** Once per `jest` run: a PostgreSQL server, and a database of this run's own, migrated. */
 export default async function globalSetup(): Promise<void> {
   let serverUrl = givenDatabaseUrl();
-  let stopContainer: (() => Promise<void>) | undefined;
+  const stopContainers: (() => Promise<void>)[] = [];
   if (serverUrl === undefined && !dockerIsAvailable()) {
     // Neither given nor containerisable: the conventional local server, when one answers.
     if (!(await answers(LOCAL_POSTGRES_URL))) {
@@ -45,9 +78,9 @@ export default async function globalSetup(): Promise<void> {
       .withWaitStrategy(Wait.forLogMessage(/database system is ready to accept connections/, 2))
       .start();
     serverUrl = `postgres://postgres@${container.getHost()}:${container.getMappedPort(5432)}/postgres`;
-    stopContainer = async () => {
+    stopContainers.push(async () => {
       await container.stop();
-    };
+    });
   }
   const { name, url } = await createFreshDatabase(serverUrl);
   const db = createDatabase(url, { maxConnections: 1 });
@@ -58,5 +91,6 @@ export default async function globalSetup(): Promise<void> {
   }
   process.env[RUN_DATABASE_ENV] = url;
   process.env[RUN_SERVER_ENV] = serverUrl;
-  globalThis.__MAILSTOP_RUN__ = { serverUrl, database: name, ...(stopContainer ? { stopContainer } : {}) };
+  process.env[RUN_REDIS_ENV] = await runRedis(stopContainers);
+  globalThis.__MAILSTOP_RUN__ = { serverUrl, database: name, stopContainers };
 }

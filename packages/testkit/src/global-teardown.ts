@@ -5,5 +5,5 @@ export default async function globalTeardown(): Promise<void> {
   const run = globalThis.__MAILSTOP_RUN__;
   if (!run) return;
   await dropDatabase(run.serverUrl, run.database);
-  await run.stopContainer?.();
+  for (const stop of run.stopContainers) await stop();
 }

@@ -1,6 +1,11 @@
+import { randomBytes } from "node:crypto";
 export { startTestServer, freePort, uniqueProjectKey, uniqueTag, uniqueRunId, uniqueDomain, TEST_ADMIN_TOKEN, type TestServer, type TestProject } from "./test-server";
 export { rawRequest, expectError } from "./http";
 export { createFreshDatabase, dropDatabase } from "./databases";
-export { runDatabaseUrl, runServerUrl, withDatabase } from "./engines";
+export { runDatabaseUrl, runRedisUrl, runServerUrl, withDatabase } from "./engines";
 export { insertMessageRows } from "./messages";
 export { startTestS3, type TestS3 } from "./s3";
+
+
+/** A Redis key prefix (BullMQ queues, pub/sub channels) no other test uses. */
+export const uniqueRedisPrefix = () => `mailstop-test-${randomBytes(5).toString("hex")}`;

@@ -1,0 +1,100 @@
+import { Queue, UnrecoverableError, Worker } from "bullmq";
+import type { Redis } from "ioredis";
+import type { Logger } from "@mailstop/logging";
+import { JOB_OPTIONS, type JobName, type JobPayloads, assertJobPayload } from "./catalog";
+import type { JobHandlers, JobQueue, JobWorker } from "./job-queue";
+
+/**
+ * How long an enqueue may take. BullMQ waits for Redis to come back rather than failing, but
+ * the SMTP edge must answer a sender (451, retry later) instead of holding its DATA open.
+ */
+export const ENQUEUE_TIMEOUT_MS = 3000;
+
+function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not complete within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** The JobQueue on BullMQ. `prefix` isolates installations (and tests) sharing one Redis. */
+export class BullJobQueue implements JobQueue {
+  private readonly queues = new Map<string, Queue>();
+
+  constructor(
+    private readonly connection: Redis,
+    private readonly prefix: string,
+  ) {}
+
+  private queue(name: string): Queue {
+    let queue = this.queues.get(name);
+    if (!queue) {
+      queue = new Queue(name, { connection: this.connection, prefix: this.prefix });
+      this.queues.set(name, queue);
+    }
+    return queue;
+  }
+
+  async enqueue<N extends JobName>(name: N, payload: JobPayloads[N], options: { jobId?: string; delayMs?: number } = {}): Promise<void> {
+    assertJobPayload(name, payload);
+    const { queue, attempts, backoffMs } = JOB_OPTIONS[name];
+    const added = this.queue(queue).add(name, payload, {
+      ...(options.jobId === undefined ? {} : { jobId: options.jobId }),
+      ...(options.delayMs === undefined ? {} : { delay: options.delayMs }),
+      attempts,
+      backoff: { type: "exponential", delay: backoffMs },
+      removeOnComplete: { count: 1000 },
+      // A job that keeps failing stays in the failed set for an operator to see and retry.
+      removeOnFail: false,
+    });
+    // A late success after the timeout is harmless: the job finds no raw object and fails for good.
+    added.catch(() => undefined);
+    await within(added, ENQUEUE_TIMEOUT_MS, `enqueue of ${name}`);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.queues.values()].map((queue) => queue.close()));
+  }
+}
+
+/**
+ * Consumes the jobs `handlers` names. A payload that fails its schema, or a job no handler
+ * knows, is unrecoverable (no retry can fix it); every other failure retries with backoff.
+ */
+export function startBullWorker(
+  connection: Redis,
+  prefix: string,
+  handlers: JobHandlers,
+  options: { concurrency: number; logger: Logger },
+): JobWorker {
+  const names = Object.keys(handlers) as JobName[];
+  const queueNames = [...new Set(names.map((name) => JOB_OPTIONS[name].queue))];
+  const workers = queueNames.map((queueName) => {
+    const worker = new Worker(
+      queueName,
+      async (job) => {
+        const name = job.name as JobName;
+        const handler = handlers[name] as ((payload: unknown, attempt: number) => Promise<void>) | undefined;
+        if (!handler) throw new UnrecoverableError(`no handler for job ${job.name}`);
+        try {
+          assertJobPayload(name, job.data);
+        } catch (error) {
+          throw new UnrecoverableError((error as Error).message);
+        }
+        await handler(job.data, job.attemptsMade + 1);
+      },
+      { connection, prefix, concurrency: options.concurrency },
+    );
+    worker.on("failed", (job, error) => {
+      options.logger.warn({ err: error, job: job?.name, job_id: job?.id, attempt: job?.attemptsMade }, "job failed");
+    });
+    worker.on("error", (error) => options.logger.warn({ err: error }, "job worker error"));
+    return worker;
+  });
+  return {
+    async close() {
+      await Promise.all(workers.map((worker) => worker.close()));
+    },
+  };
+}

@@ -1,0 +1,98 @@
+import Ajv, { type ValidateFunction } from "ajv";
+
+/**
+ * The one catalog of background jobs and pub/sub channels (trigger.dev's worker catalog, Novu's
+ * queue enum): every name, its payload schema and its options live here and nowhere else.
+ * Payloads are checked when enqueued and again when consumed.
+ */
+
+export interface ParseMessageJob {
+  /** One SMTP transaction for one project: the idempotency key of everything it produces. */
+  transaction_id: string;
+  project_id: string;
+  project_key: string;
+  raw_key: string;
+  size: number;
+  kind: "received" | "captured";
+  received_at: string;
+  envelope_from: string | null;
+  /** One stored copy per entry. `inbox_id` null: a capture recipient whose inbox the parser ensures. */
+  recipients: { address: string; inbox_id: string | null; sim: "delay" | "complaint" | null }[];
+}
+
+/** Publishes an arrival later: how a `sim.delay` message becomes visible to waiters and streams. */
+export interface PublishArrivalJob {
+  inbox_id: string;
+  message_id: string;
+  seq: string;
+}
+
+export interface JobPayloads {
+  "parse-message": ParseMessageJob;
+  "publish-arrival": PublishArrivalJob;
+}
+export type JobName = keyof JobPayloads;
+
+const recipient = {
+  type: "object",
+  additionalProperties: false,
+  required: ["address", "inbox_id", "sim"],
+  properties: {
+    address: { type: "string", minLength: 3 },
+    inbox_id: { type: ["string", "null"] },
+    sim: { enum: ["delay", "complaint", null] },
+  },
+};
+
+const SCHEMAS: Record<JobName, object> = {
+  "parse-message": {
+    type: "object",
+    additionalProperties: false,
+    required: ["transaction_id", "project_id", "project_key", "raw_key", "size", "kind", "received_at", "envelope_from", "recipients"],
+    properties: {
+      transaction_id: { type: "string", minLength: 1 },
+      project_id: { type: "string", minLength: 1 },
+      project_key: { type: "string", minLength: 1 },
+      raw_key: { type: "string", minLength: 1 },
+      size: { type: "integer", minimum: 0 },
+      kind: { enum: ["received", "captured"] },
+      received_at: { type: "string" },
+      envelope_from: { type: ["string", "null"] },
+      recipients: { type: "array", minItems: 1, items: recipient },
+    },
+  },
+  "publish-arrival": {
+    type: "object",
+    additionalProperties: false,
+    required: ["inbox_id", "message_id", "seq"],
+    properties: { inbox_id: { type: "string" }, message_id: { type: "string" }, seq: { type: "string" } },
+  },
+};
+
+/** Which queue carries each job, and how it retries. A job that keeps failing is kept, never dropped. */
+export const JOB_OPTIONS: Record<JobName, { queue: string; attempts: number; backoffMs: number }> = {
+  "parse-message": { queue: "ingest", attempts: 15, backoffMs: 250 },
+  "publish-arrival": { queue: "ingest", attempts: 10, backoffMs: 250 },
+};
+
+const ajv = new Ajv({ allErrors: true });
+const validators = Object.fromEntries(Object.entries(SCHEMAS).map(([name, schema]) => [name, ajv.compile(schema)])) as Record<JobName, ValidateFunction>;
+
+/** Throws when `payload` is not a valid payload of job `name`. */
+export function assertJobPayload<N extends JobName>(name: N, payload: unknown): asserts payload is JobPayloads[N] {
+  const validate = validators[name];
+  if (!validate(payload)) throw new Error(`invalid ${name} payload: ${ajv.errorsText(validate.errors)}`);
+}
+
+/** Pub/sub channels: one per inbox, carrying its arrivals. */
+export const CHANNELS = {
+  inboxArrivals: (inboxId: string) => `inbox:${inboxId}:arrivals`,
+};
+
+/** What an arrival message says: enough to fetch the message with one query. */
+export interface ArrivalEvent {
+  inbox_id: string;
+  message_id: string;
+  /** The message's arrival sequence (stream cursor), as a decimal string. */
+  seq: string;
+}

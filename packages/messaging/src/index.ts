@@ -1,0 +1,6 @@
+export * from "./catalog";
+export type { JobQueue, JobHandlers, JobWorker } from "./job-queue";
+export type { Bus } from "./bus";
+export { BullJobQueue, startBullWorker } from "./bull-job-queue";
+export { RedisBus } from "./redis-bus";
+export { createRedis } from "./redis-connection";

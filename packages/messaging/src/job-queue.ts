@@ -1,0 +1,18 @@
+import type { JobName, JobPayloads } from "./catalog";
+
+/** The job queue port (BullMQ on Redis here; in-process for the embedded target, issue 5). */
+export interface JobQueue {
+  /**
+   * Enqueues a job; resolves only once the queue has it durably. A `jobId` makes the enqueue
+   * idempotent: a second job with the same id is not added while the first exists.
+   */
+  enqueue<N extends JobName>(name: N, payload: JobPayloads[N], options?: { jobId?: string; delayMs?: number }): Promise<void>;
+  close(): Promise<void>;
+}
+
+export type JobHandlers = { [N in JobName]?: (payload: JobPayloads[N], attempt: number) => Promise<void> };
+
+/** A running consumer of jobs. */
+export interface JobWorker {
+  close(): Promise<void>;
+}

@@ -1,0 +1,62 @@
+import type { Redis } from "ioredis";
+import { type ArrivalEvent, CHANNELS } from "./catalog";
+import type { Bus } from "./bus";
+
+/**
+ * The Bus on Redis pub/sub. One subscriber connection per process serves every subscription;
+ * a channel is subscribed once however many local handlers listen to it.
+ */
+export class RedisBus implements Bus {
+  private readonly handlers = new Map<string, Set<(event: ArrivalEvent) => void>>();
+  private subscriber: Redis | undefined;
+
+  constructor(
+    private readonly publisher: Redis,
+    private readonly createSubscriber: () => Redis,
+    private readonly prefix: string,
+  ) {}
+
+  private channel(inboxId: string): string {
+    return `${this.prefix}:${CHANNELS.inboxArrivals(inboxId)}`;
+  }
+
+  async publishArrival(event: ArrivalEvent): Promise<void> {
+    await this.publisher.publish(this.channel(event.inbox_id), JSON.stringify(event));
+  }
+
+  private ensureSubscriber(): Redis {
+    if (!this.subscriber) {
+      const subscriber = this.createSubscriber();
+      subscriber.on("message", (channel: string, message: string) => {
+        const listeners = this.handlers.get(channel);
+        if (!listeners) return;
+        const event = JSON.parse(message) as ArrivalEvent;
+        for (const listener of listeners) listener(event);
+      });
+      this.subscriber = subscriber;
+    }
+    return this.subscriber;
+  }
+
+  async subscribeArrivals(inboxId: string, handler: (event: ArrivalEvent) => void): Promise<() => Promise<void>> {
+    const channel = this.channel(inboxId);
+    let listeners = this.handlers.get(channel);
+    if (!listeners) {
+      listeners = new Set();
+      this.handlers.set(channel, listeners);
+      await this.ensureSubscriber().subscribe(channel);
+    }
+    listeners.add(handler);
+    return async () => {
+      const current = this.handlers.get(channel);
+      if (!current?.delete(handler) || current.size > 0) return;
+      this.handlers.delete(channel);
+      await this.subscriber?.unsubscribe(channel);
+    };
+  }
+
+  async close(): Promise<void> {
+    this.handlers.clear();
+    if (this.subscriber) await this.subscriber.quit().catch(() => undefined);
+  }
+}
