@@ -18,9 +18,10 @@ export interface Config {
   bootstrapApiKey: string | null;
   databaseUrl: string | null;
   redisUrl: string | null;
+  redisPrefix: string;
   dataDir: string;
   s3: { endpoint: string; accessKey: string | null; secretKey: string | null; bucket: string; region: string } | null;
-  smtp: { port: number; capturePort: number; maxMessageBytes: number; simDelayMs: number };
+  smtp: { port: number; capturePort: number; maxMessageBytes: number; simDelayMs: number; tls: { certFile: string; keyFile: string } | null };
   stream: { heartbeatSeconds: number; tokenTtlSeconds: number; maxDurationSeconds: number };
 }
 
@@ -45,6 +46,10 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     },
   });
 
+  if ((raw.MAILSTOP_TLS_CERT === undefined) !== (raw.MAILSTOP_TLS_KEY === undefined)) {
+    const missing = raw.MAILSTOP_TLS_CERT === undefined ? "MAILSTOP_TLS_CERT" : "MAILSTOP_TLS_KEY";
+    throw new ConfigError([`invalid configuration: ${missing} must be set together with ${missing === "MAILSTOP_TLS_CERT" ? "MAILSTOP_TLS_KEY" : "MAILSTOP_TLS_CERT"}`]);
+  }
   const sharedDomain = raw.MAILSTOP_SHARED_DOMAIN;
   const s3Endpoint = raw.S3_ENDPOINT;
   return {
@@ -63,6 +68,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     bootstrapApiKey: raw.MAILSTOP_BOOTSTRAP_API_KEY ?? null,
     databaseUrl: raw.DATABASE_URL ?? null,
     redisUrl: raw.REDIS_URL ?? null,
+    redisPrefix: raw.MAILSTOP_REDIS_PREFIX,
     dataDir: raw.MAILSTOP_DATA_DIR,
     s3:
       s3Endpoint === undefined
@@ -73,6 +79,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       capturePort: raw.MAILSTOP_CAPTURE_PORT,
       maxMessageBytes: raw.MAILSTOP_MAX_MESSAGE_BYTES,
       simDelayMs: raw.MAILSTOP_SIM_DELAY_MS,
+      tls: raw.MAILSTOP_TLS_CERT !== undefined && raw.MAILSTOP_TLS_KEY !== undefined ? { certFile: raw.MAILSTOP_TLS_CERT, keyFile: raw.MAILSTOP_TLS_KEY } : null,
     },
     stream: {
       heartbeatSeconds: raw.MAILSTOP_HEARTBEAT_S,

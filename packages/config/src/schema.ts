@@ -30,6 +30,7 @@ export const CONFIG_GROUPS = {
   engines: {
     DATABASE_URL: engineUrl(["postgres:", "postgresql:"])({ default: undefined, desc: "PostgreSQL connection URL." }),
     REDIS_URL: engineUrl(["redis:", "rediss:"])({ default: undefined, desc: "Redis URL (pub/sub, BullMQ, rate limits, wait slots)." }),
+    MAILSTOP_REDIS_PREFIX: str({ default: "mailstop", desc: "Prefix of every Redis key and channel, so installations can share one Redis." }),
     MAILSTOP_DATA_DIR: str({ default: "./.mailstop", desc: "Directory of the embedded stand-ins' data." }),
   },
   objectStore: {
@@ -42,6 +43,8 @@ export const CONFIG_GROUPS = {
   smtp: {
     MAILSTOP_SMTP_PORT: port({ default: 2525, desc: "Receiving edge (MX) listener." }),
     MAILSTOP_CAPTURE_PORT: port({ default: 2587, desc: "Capture relay listener (AUTH required; STARTTLS offered)." }),
+    MAILSTOP_TLS_CERT: str({ default: undefined, desc: "PEM certificate file for STARTTLS (default: a self-signed certificate generated at start)." }),
+    MAILSTOP_TLS_KEY: str({ default: undefined, desc: "PEM private key file of MAILSTOP_TLS_CERT." }),
     MAILSTOP_MAX_MESSAGE_BYTES: positiveInt({ default: 26_214_400, desc: "SMTP SIZE limit in bytes." }),
     MAILSTOP_SIM_DELAY_MS: positiveInt({ default: 5000, desc: "How long a sim.delay message stays invisible, in milliseconds." }),
   },

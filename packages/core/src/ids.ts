@@ -33,3 +33,11 @@ export function isId(kind: IdKind, value: string): boolean {
   const prefix = `${ID_PREFIXES[kind]}_`;
   return value.startsWith(prefix) && ULID_BODY.test(value.slice(prefix.length));
 }
+
+/**
+ * An internal id (no prefix): one SMTP transaction, the idempotency key of everything stored
+ * from it. Never shown to clients.
+ */
+export function newTransactionId(): string {
+  return nextUlid().toLowerCase();
+}

@@ -4,3 +4,6 @@ export * from "./grammar";
 export * from "./address";
 export * from "./scopes";
 export * from "./secrets";
+export * from "./capture";
+export * from "./sim";
+export * from "./metering";

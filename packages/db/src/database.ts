@@ -5,6 +5,10 @@ import type { Database } from "./tables";
 
 export type Db = Kysely<Database>;
 
+// DATE (oid 1082) stays a `YYYY-MM-DD` string: pg's default turns it into a Date at local
+// midnight, which shifts the day in any time zone west of UTC.
+pg.types.setTypeParser(1082, (value: string) => value);
+
 export interface DatabaseOptions {
   /** Pool size; the default suits one service process on a small machine. */
   maxConnections?: number;

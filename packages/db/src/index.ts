@@ -5,3 +5,5 @@ export * from "./repositories/tenancy.repository";
 export * from "./repositories/credential.repository";
 export * from "./repositories/domain.repository";
 export * from "./repositories/inbox.repository";
+export * from "./repositories/delivery.repository";
+export * from "./repositories/message.repository";

@@ -2,7 +2,7 @@ import { Queue, UnrecoverableError, Worker } from "bullmq";
 import type { Redis } from "ioredis";
 import type { Logger } from "@mailstop/logging";
 import { JOB_OPTIONS, type JobName, type JobPayloads, assertJobPayload } from "./catalog";
-import type { JobHandlers, JobQueue, JobWorker } from "./job-queue";
+import { type JobHandlers, type JobQueue, type JobWorker, PermanentJobError } from "./job-queue";
 
 /**
  * How long an enqueue may take. BullMQ waits for Redis to come back rather than failing, but
@@ -82,7 +82,12 @@ export function startBullWorker(
         } catch (error) {
           throw new UnrecoverableError((error as Error).message);
         }
-        await handler(job.data, job.attemptsMade + 1);
+        try {
+          await handler(job.data, job.attemptsMade + 1);
+        } catch (error) {
+          if (error instanceof PermanentJobError) throw new UnrecoverableError(error.message);
+          throw error;
+        }
       },
       { connection, prefix, concurrency: options.concurrency },
     );

@@ -6,18 +6,27 @@ import Ajv, { type ValidateFunction } from "ajv";
  * Payloads are checked when enqueued and again when consumed.
  */
 
-export interface ParseMessageJob {
-  /** One SMTP transaction for one project: the idempotency key of everything it produces. */
-  transaction_id: string;
+/** One project's share of an SMTP transaction: its copy of the raw source and its recipients. */
+export interface Delivery {
   project_id: string;
   project_key: string;
   raw_key: string;
-  size: number;
-  kind: "received" | "captured";
-  received_at: string;
-  envelope_from: string | null;
   /** One stored copy per entry. `inbox_id` null: a capture recipient whose inbox the parser ensures. */
   recipients: { address: string; inbox_id: string | null; sim: "delay" | "complaint" | null }[];
+}
+
+/**
+ * One accepted SMTP transaction. One job per transaction, so a single enqueue decides whether
+ * the sender gets 250: there is never a half-queued transaction.
+ */
+export interface ParseMessageJob {
+  /** The idempotency key of everything the transaction produces. */
+  transaction_id: string;
+  kind: "received" | "captured";
+  size: number;
+  received_at: string;
+  envelope_from: string | null;
+  deliveries: Delivery[];
 }
 
 /** Publishes an arrival later: how a `sim.delay` message becomes visible to waiters and streams. */
@@ -48,17 +57,28 @@ const SCHEMAS: Record<JobName, object> = {
   "parse-message": {
     type: "object",
     additionalProperties: false,
-    required: ["transaction_id", "project_id", "project_key", "raw_key", "size", "kind", "received_at", "envelope_from", "recipients"],
+    required: ["transaction_id", "kind", "size", "received_at", "envelope_from", "deliveries"],
     properties: {
       transaction_id: { type: "string", minLength: 1 },
-      project_id: { type: "string", minLength: 1 },
-      project_key: { type: "string", minLength: 1 },
-      raw_key: { type: "string", minLength: 1 },
-      size: { type: "integer", minimum: 0 },
       kind: { enum: ["received", "captured"] },
+      size: { type: "integer", minimum: 0 },
       received_at: { type: "string" },
       envelope_from: { type: ["string", "null"] },
-      recipients: { type: "array", minItems: 1, items: recipient },
+      deliveries: {
+        type: "array",
+        minItems: 1,
+        items: {
+          type: "object",
+          additionalProperties: false,
+          required: ["project_id", "project_key", "raw_key", "recipients"],
+          properties: {
+            project_id: { type: "string", minLength: 1 },
+            project_key: { type: "string", minLength: 1 },
+            raw_key: { type: "string", minLength: 1 },
+            recipients: { type: "array", minItems: 1, items: recipient },
+          },
+        },
+      },
     },
   },
   "publish-arrival": {

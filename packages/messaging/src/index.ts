@@ -1,5 +1,5 @@
 export * from "./catalog";
-export type { JobQueue, JobHandlers, JobWorker } from "./job-queue";
+export { type JobQueue, type JobHandlers, type JobWorker, PermanentJobError } from "./job-queue";
 export type { Bus } from "./bus";
 export { BullJobQueue, startBullWorker } from "./bull-job-queue";
 export { RedisBus } from "./redis-bus";

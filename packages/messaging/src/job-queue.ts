@@ -16,3 +16,8 @@ export type JobHandlers = { [N in JobName]?: (payload: JobPayloads[N], attempt: 
 export interface JobWorker {
   close(): Promise<void>;
 }
+
+/** A failure no retry can fix: the job is failed for good (and kept visible), not retried. */
+export class PermanentJobError extends Error {
+  override name = "PermanentJobError";
+}

@@ -19,14 +19,18 @@ afterAll(async () => {
 
 const job = (transaction: string): ParseMessageJob => ({
   transaction_id: transaction,
-  project_id: "prj_x",
-  project_key: "acme",
-  raw_key: `projects/prj_x/tx/${transaction}/raw.eml`,
-  size: 10,
   kind: "received",
+  size: 10,
   received_at: new Date().toISOString(),
   envelope_from: "a@b.c",
-  recipients: [{ address: "acme.x@mailstop.test", inbox_id: "ibx_x", sim: null }],
+  deliveries: [
+    {
+      project_id: "prj_x",
+      project_key: "acme",
+      raw_key: `projects/prj_x/tx/${transaction}/raw.eml`,
+      recipients: [{ address: "acme.x@mailstop.test", inbox_id: "ibx_x", sim: null }],
+    },
+  ],
 });
 
 /** Resolves with the next value pushed, or rejects after `ms`. */
@@ -74,7 +78,7 @@ describe("BullMQ job queue", () => {
 
   it("refuses a payload that breaks its schema before it reaches Redis", async () => {
     const queue = new BullJobQueue(redis("command"), uniqueRedisPrefix());
-    await expect(queue.enqueue("parse-message", { ...job("tx-c"), recipients: [] })).rejects.toThrow(/invalid parse-message payload/);
+    await expect(queue.enqueue("parse-message", { ...job("tx-c"), deliveries: [] })).rejects.toThrow(/invalid parse-message payload/);
     await queue.close();
   });
 

@@ -1,7 +1,10 @@
+import type { BlobStore } from "@mailstop/blob-store";
 import type { Config } from "@mailstop/config";
 import type { Db } from "@mailstop/db";
 import type { HttpContribution } from "@mailstop/http";
 import type { Logger } from "@mailstop/logging";
+import type { Bus, JobQueue } from "@mailstop/messaging";
+import type { Redis } from "ioredis";
 
 /** A running part of mailstop. Started in dependency order, stopped in reverse. */
 export interface ServiceModule {
@@ -24,9 +27,25 @@ export interface RuntimeContext {
   http: HttpContribution[];
   /** Set by the http-server module once it listens. */
   httpAddress?: { host: string; port: number };
+  /** Set by the object-store module. */
+  blobs?: BlobStore;
+  /** Set by the redis module. */
+  redis?: { command: Redis; newBlocking: () => Redis; queue: JobQueue; bus: Bus };
+  /** Set by the smtp-edge module once it listens. */
+  smtpPorts?: { receiving: number; capture: number };
 }
 
 export function requireDb(context: RuntimeContext): Db {
   if (!context.db) throw new Error("the database module must start before this module");
   return context.db;
+}
+
+export function requireBlobs(context: RuntimeContext): BlobStore {
+  if (!context.blobs) throw new Error("the object-store module must start before this module");
+  return context.blobs;
+}
+
+export function requireRedis(context: RuntimeContext): NonNullable<RuntimeContext["redis"]> {
+  if (!context.redis) throw new Error("the redis module must start before this module");
+  return context.redis;
 }

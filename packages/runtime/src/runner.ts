@@ -1,7 +1,7 @@
 import type { Config } from "@mailstop/config";
 import { type Logger, createLogger } from "@mailstop/logging";
 import type { RuntimeContext, ServiceModule } from "./module";
-import { type Target, createModule, startOrder } from "./targets";
+import { type Target, createModule, planTarget } from "./targets";
 
 /** A started target: what it runs, where it listens, and how to stop it. */
 export interface RunningTarget {
@@ -40,7 +40,17 @@ export async function startTarget(target: Target, options: StartOptions): Promis
     print: options.print ?? ((text) => process.stdout.write(`${text}\n`)),
     http: [],
   };
-  const modules = startOrder(target).map((name) => createModule(name, context));
+  const plan = planTarget(target, options.config);
+  for (const { module, missing } of plan.skipped) {
+    logger.warn({ module, missing }, `${module} not started: ${missing.join(", ")} not set (mail is neither received nor parsed)`);
+  }
+  const modules: ServiceModule[] = [];
+  try {
+    for (const name of plan.order) modules.push(createModule(name, context));
+  } catch (error) {
+    await stopAll(modules, logger);
+    throw error;
+  }
   try {
     for (const module of modules) {
       await module.start();

@@ -8,7 +8,8 @@ import { type Config, loadConfig } from "@mailstop/config";
 import type { Db } from "@mailstop/db";
 import { createLogger } from "@mailstop/logging";
 import { type RunningTarget, type Target, startTarget } from "@mailstop/runtime";
-import { runDatabaseUrl } from "./engines";
+import { runDatabaseUrl, runRedisUrl } from "./engines";
+import { type TestS3, startTestS3 } from "./s3";
 
 /** The admin token every test server is started with. */
 export const TEST_ADMIN_TOKEN = "test-admin-token-0123456789abcdef0123456789";
@@ -49,6 +50,9 @@ export interface TestProject {
 
 export interface TestServer {
   url: string;
+  /** With `mail: true`: the SMTP ports and the S3 server of this server. */
+  smtp: { receiving: number; capture: number } | null;
+  s3: TestS3 | null;
   config: Config;
   running: RunningTarget;
   db: Db;
@@ -66,15 +70,29 @@ export interface TestServer {
  * Starts a target in this process on a free port, against this run's database, with the
  * admin API enabled and logs captured (never printed).
  */
-export async function startTestServer(options: { target?: Target; env?: Record<string, string>; databaseUrl?: string } = {}): Promise<TestServer> {
+export async function startTestServer(
+  options: { target?: Target; env?: Record<string, string>; databaseUrl?: string; mail?: boolean } = {},
+): Promise<TestServer> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
+  const s3 = options.mail ? await startTestS3() : null;
+  const mailEnv: Record<string, string> =
+    s3 === null
+      ? {}
+      : {
+          ...s3.env,
+          REDIS_URL: runRedisUrl(),
+          MAILSTOP_REDIS_PREFIX: `mailstop-test-${randomBytes(5).toString("hex")}`,
+          MAILSTOP_SMTP_PORT: String(await freePort()),
+          MAILSTOP_CAPTURE_PORT: String(await freePort()),
+        };
   const config = loadConfig({
     DATABASE_URL: options.databaseUrl ?? runDatabaseUrl(),
     MAILSTOP_HTTP_PORT: String(port),
     MAILSTOP_PUBLIC_URL: url,
     MAILSTOP_ADMIN_TOKEN: TEST_ADMIN_TOKEN,
     MAILSTOP_LOG_LEVEL: "info",
+    ...mailEnv,
     ...options.env,
   });
   const logChunks: string[] = [];
@@ -85,7 +103,7 @@ export async function startTestServer(options: { target?: Target; env?: Record<s
       done();
     },
   });
-  const running = await startTarget(options.target ?? "api", {
+  const running = await startTarget(options.target ?? (options.mail ? "all" : "api"), {
     config,
     logger: createLogger({ level: config.logLevel, destination }),
     print: (text) => printedChunks.push(text),
@@ -94,6 +112,8 @@ export async function startTestServer(options: { target?: Target; env?: Record<s
   const client = (apiKey?: string) => createMailstopClient({ baseUrl: url, ...(apiKey === undefined ? {} : { apiKey }) });
   return {
     url,
+    smtp: running.context.smtpPorts ?? null,
+    s3,
     config,
     running,
     db: running.context.db!,
@@ -114,6 +134,9 @@ export async function startTestServer(options: { target?: Target; env?: Record<s
         client: client(data.api_key),
       };
     },
-    stop: () => running.stop(),
+    async stop() {
+      await running.stop();
+      await s3?.stop();
+    },
   };
 }

@@ -63,7 +63,8 @@ export interface AttachmentsTable {
 
 export interface UsageCountersTable {
   project_id: string;
-  period_start: ColumnType<Date, string, string>;
+  /** A calendar date `YYYY-MM-DD` (pg's DATE kept as text, see database.ts). */
+  period_start: string;
   metric: string;
   used: ColumnType<string, number | undefined, number>;
 }

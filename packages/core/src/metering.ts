@@ -1,0 +1,13 @@
+/** The metered events of SPEC.md "Events" 2, counted per project and billing period. */
+export const METRICS = { received: "message.received", captured: "message.captured" } as const;
+export type Metric = (typeof METRICS)[keyof typeof METRICS];
+
+/** The billing period of an instant: the calendar month in UTC, as its first day (YYYY-MM-DD). */
+export function periodStart(at: Date): string {
+  return `${at.getUTCFullYear()}-${String(at.getUTCMonth() + 1).padStart(2, "0")}-01`;
+}
+
+/** When the period containing `at` ends (the first instant of the next month, UTC). */
+export function periodEnd(at: Date): Date {
+  return new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + 1, 1));
+}

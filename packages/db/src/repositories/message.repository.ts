@@ -1,0 +1,171 @@
+import { sql } from "kysely";
+import type { Db } from "../database";
+import type { Labels, MessageAddress, MessageLink, MessageParts } from "../tables";
+
+/** What the parser learned from one raw source; shared by every copy of it. */
+export interface ParsedContent {
+  messageId: string | null;
+  correlationId: string | null;
+  subject: string;
+  from: MessageAddress | null;
+  to: MessageAddress[];
+  cc: MessageAddress[];
+  replyTo: MessageAddress[];
+  headers: [string, string][];
+  textBody: string | null;
+  parts: MessageParts;
+  codes: string[];
+  links: MessageLink[];
+  parseError: string | null;
+  attachments: { position: number; filename: string | null; contentType: string; contentId: string | null; size: number; blobKey: string }[];
+}
+
+/** One stored copy per recipient inbox. */
+export interface MessageCopy {
+  inboxId: string;
+  /** The id this copy gets if it is new; a retried job finds the copy's existing id instead. */
+  newMessageId: string;
+  newAttachmentIds: string[];
+  envelopeTo: string;
+  visibleAt: Date;
+  complaint: boolean;
+  labels: Labels;
+}
+
+export interface StoredCopy {
+  inboxId: string;
+  messageId: string;
+  seq: string;
+  visibleAt: Date;
+  /** False when an earlier attempt of the same job had already stored it. */
+  inserted: boolean;
+}
+
+/**
+ * Stores every copy of one raw source in one transaction. Idempotent on (raw object, inbox):
+ * a job retried after a crash, or delivered twice, finds its copies and inserts nothing, so
+ * counters and metering move once. Copies whose inbox was deleted meanwhile are skipped.
+ */
+export async function storeMessageCopies(
+  db: Db,
+  input: {
+    projectId: string;
+    kind: "received" | "captured";
+    rawKey: string;
+    size: number;
+    envelopeFrom: string | null;
+    receivedAt: Date;
+    metric: string;
+    periodStart: string;
+    content: ParsedContent;
+    copies: MessageCopy[];
+  },
+): Promise<StoredCopy[]> {
+  if (input.copies.length === 0) return [];
+  return db.transaction().execute(async (trx) => {
+    const inboxes = await trx
+      .selectFrom("inboxes")
+      .select(["id", "retention_seconds"])
+      .where("project_id", "=", input.projectId)
+      .where(
+        "id",
+        "in",
+        input.copies.map((copy) => copy.inboxId),
+      )
+      .forShare()
+      .execute();
+    const retention = new Map(inboxes.map((row) => [row.id, row.retention_seconds]));
+    const { content } = input;
+    const stored: StoredCopy[] = [];
+
+    for (const copy of input.copies) {
+      const retentionSeconds = retention.get(copy.inboxId);
+      if (retentionSeconds === undefined) continue;
+      const inserted = await trx
+        .insertInto("messages")
+        .values({
+          id: copy.newMessageId,
+          project_id: input.projectId,
+          inbox_id: copy.inboxId,
+          kind: input.kind,
+          raw_key: input.rawKey,
+          size: input.size,
+          envelope_from: input.envelopeFrom,
+          envelope_to: copy.envelopeTo,
+          message_id: content.messageId,
+          correlation_id: content.correlationId,
+          subject: content.subject,
+          from_address: content.from?.address ?? null,
+          from_name: content.from?.name ?? null,
+          to: JSON.stringify(content.to),
+          cc: JSON.stringify(content.cc),
+          reply_to: JSON.stringify(content.replyTo),
+          headers: JSON.stringify(content.headers),
+          labels: JSON.stringify(copy.labels),
+          text_body: content.textBody,
+          parts: JSON.stringify(content.parts),
+          codes: content.codes,
+          links: JSON.stringify(content.links),
+          parse_error: content.parseError,
+          complaint: copy.complaint,
+          received_at: input.receivedAt,
+          visible_at: copy.visibleAt,
+          expires_at: new Date(input.receivedAt.getTime() + retentionSeconds * 1000),
+        })
+        .onConflict((oc) => oc.columns(["raw_key", "inbox_id"]).doNothing())
+        .returning(["id", "seq", "visible_at"])
+        .executeTakeFirst();
+
+      if (!inserted) {
+        const existing = await trx
+          .selectFrom("messages")
+          .select(["id", "seq", "visible_at"])
+          .where("project_id", "=", input.projectId)
+          .where("raw_key", "=", input.rawKey)
+          .where("inbox_id", "=", copy.inboxId)
+          .executeTakeFirstOrThrow();
+        stored.push({ inboxId: copy.inboxId, messageId: existing.id, seq: existing.seq, visibleAt: existing.visible_at, inserted: false });
+        continue;
+      }
+
+      if (content.attachments.length > 0) {
+        await trx
+          .insertInto("attachments")
+          .values(
+            content.attachments.map((attachment, index) => ({
+              id: copy.newAttachmentIds[index]!,
+              message_id: inserted.id,
+              project_id: input.projectId,
+              position: attachment.position,
+              filename: attachment.filename,
+              content_type: attachment.contentType,
+              content_id: attachment.contentId,
+              size: attachment.size,
+              blob_key: attachment.blobKey,
+            })),
+          )
+          .execute();
+      }
+      await trx
+        .updateTable("inboxes")
+        .set({
+          message_count: sql<number>`message_count + 1`,
+          last_message_at: sql<Date>`greatest(last_message_at, ${input.receivedAt})`,
+        })
+        .where("id", "=", copy.inboxId)
+        .where("project_id", "=", input.projectId)
+        .execute();
+      stored.push({ inboxId: copy.inboxId, messageId: inserted.id, seq: inserted.seq, visibleAt: inserted.visible_at, inserted: true });
+    }
+
+    const insertedCount = stored.filter((copy) => copy.inserted).length;
+    if (insertedCount > 0) {
+      await trx
+        .insertInto("usage_counters")
+        .values({ project_id: input.projectId, period_start: input.periodStart, metric: input.metric, used: insertedCount })
+        .onConflict((oc) => oc.columns(["project_id", "period_start", "metric"]).doUpdateSet({ used: sql<number>`usage_counters.used + ${insertedCount}` }))
+        .execute();
+    }
+    return stored;
+  });
+}

@@ -1,0 +1,78 @@
+/// <reference path="./libmime.d.ts" />
+import { extract } from "@mailstop/extraction";
+import type { MessageParts, ParsedContent } from "@mailstop/db";
+import { decodeWords } from "libmime";
+import { addressesOf, type AttachmentMeta, type ReadMessage } from "./read-message";
+
+/** The longest correlation id kept; SPEC.md's pattern allows 128 characters. */
+const CORRELATION_MAX = 128;
+
+/** A header line's value: unfolded, RFC 2047 words decoded. */
+function headerValue(line: string): string {
+  const value = line.slice(line.indexOf(":") + 1).replace(/\r?\n[ \t]+/g, " ").trim();
+  try {
+    return decodeWords(value);
+  } catch {
+    return value;
+  }
+}
+
+/** The http(s) URLs of a List-Unsubscribe header (`<https://…>, <mailto:…>`). */
+export function listUnsubscribeUrls(pairs: readonly [string, string][]): string[] {
+  return pairs
+    .filter(([name]) => name === "list-unsubscribe")
+    .flatMap(([, value]) => [...value.matchAll(/<\s*(https?:\/\/[^>\s]+)\s*>/gi)].map((match) => match[1]!));
+}
+
+/** The header block as text, exactly as received (the `headers` body slice). */
+export function headerBlock(read: ReadMessage): string {
+  return read.headerLines.map((entry) => entry.line).join("\r\n");
+}
+
+function first(value: unknown): string | null {
+  const text = Array.isArray(value) ? value[0] : value;
+  return typeof text === "string" && text.trim() !== "" ? text.trim() : null;
+}
+
+/** Everything the message view and matching need, derived from one read of the raw source. */
+export function buildContent(read: ReadMessage, parts: MessageParts, attachments: (AttachmentMeta & { blobKey: string })[]): ParsedContent {
+  const headers: [string, string][] = read.headerLines.map((entry) => [entry.key.toLowerCase(), headerValue(entry.line)]);
+  const subject = first(read.headers.get("subject")) ?? "";
+  const { codes, links } = extract({ subject, text: read.text, html: read.html, listUnsubscribe: listUnsubscribeUrls(headers) });
+  return {
+    messageId: first(read.headers.get("message-id")),
+    correlationId: first(read.headers.get("x-service-correlation-id"))?.slice(0, CORRELATION_MAX) ?? null,
+    subject,
+    from: addressesOf(read.headers.get("from"))[0] ?? null,
+    to: addressesOf(read.headers.get("to")),
+    cc: addressesOf(read.headers.get("cc")),
+    replyTo: addressesOf(read.headers.get("reply-to")),
+    headers,
+    textBody: read.text,
+    parts,
+    codes,
+    links,
+    parseError: null,
+    attachments: attachments.map(({ position, filename, contentType, contentId, size, blobKey }) => ({ position, filename, contentType, contentId, size, blobKey })),
+  };
+}
+
+/** A source mailparser could not read: still stored, readable as raw, with the failure recorded. */
+export function unparsedContent(reason: string): ParsedContent {
+  return {
+    messageId: null,
+    correlationId: null,
+    subject: "",
+    from: null,
+    to: [],
+    cc: [],
+    replyTo: [],
+    headers: [],
+    textBody: null,
+    parts: {},
+    codes: [],
+    links: [],
+    parseError: reason.slice(0, 1000),
+    attachments: [],
+  };
+}

@@ -1,0 +1,15 @@
+import type { BlobStore } from "@mailstop/blob-store";
+import type { Config } from "@mailstop/config";
+import type { Db } from "@mailstop/db";
+import type { Logger } from "@mailstop/logging";
+import type { Bus, JobQueue } from "@mailstop/messaging";
+
+/** What the parser worker needs, built once by the runtime. */
+export interface ParserDeps {
+  db: Db;
+  blobs: BlobStore;
+  queue: JobQueue;
+  bus: Bus;
+  config: Config;
+  logger: Logger;
+}

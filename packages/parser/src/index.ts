@@ -1,0 +1,5 @@
+export { parserJobs, type ParserWorkerOptions } from "./parser-worker";
+export { parseMessageJob } from "./parse-message.job";
+export type { ParserDeps } from "./deps";
+export { readMessage } from "./read-message";
+export { buildContent, listUnsubscribeUrls } from "./content";

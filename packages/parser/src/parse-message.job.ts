@@ -1,0 +1,115 @@
+import { METRICS, MailstopError, RETENTION_SECONDS, captureTag, inboxAddress, newId, periodStart } from "@mailstop/core";
+import { blobKeys } from "@mailstop/blob-store";
+import { type Labels, type MessageParts, type ParsedContent, type StoredCopy, ensureInbox, storeMessageCopies } from "@mailstop/db";
+import { type Delivery, type ParseMessageJob, PermanentJobError } from "@mailstop/messaging";
+import { buildContent, headerBlock, unparsedContent } from "./content";
+import type { ParserDeps } from "./deps";
+import { readMessage } from "./read-message";
+
+/** The capture inbox of a recipient, created on first use with `labels.recipient`. */
+async function captureInbox(deps: ParserDeps, delivery: Delivery, recipient: string): Promise<string> {
+  const tag = captureTag(recipient);
+  if (tag === null) throw new PermanentJobError(`capture recipient ${recipient} cannot make a tag`);
+  const { inbox } = await ensureInbox(deps.db, newId("inbox"), {
+    projectId: delivery.project_id,
+    domainId: null,
+    tag,
+    address: inboxAddress({ projectKey: delivery.project_key, tag, domain: null, sharedDomain: deps.config.sharedDomain }),
+    labels: { recipient },
+    retentionSeconds: RETENTION_SECONDS.default,
+  });
+  return inbox.id;
+}
+
+/**
+ * Reads the raw source once, storing decoded parts and attachments under the transaction's
+ * prefix (the same keys on every retry). A store failure is retried; a source mailparser
+ * cannot read becomes a raw-only message with its parse failure recorded.
+ */
+async function parseDelivery(deps: ParserDeps, transactionId: string, delivery: Delivery): Promise<ParsedContent> {
+  const raw = await deps.blobs.get(delivery.raw_key);
+  // The edge removes the raw source of a transaction it refused (451): nothing to store.
+  if (raw === null) throw new PermanentJobError(`raw source ${delivery.raw_key} is gone; the transaction was not accepted`);
+  const key = (part: "text" | "html" | "headers") => blobKeys.part(delivery.project_id, transactionId, part);
+  try {
+    const read = await readMessage(raw, async (position, content, contentType) => {
+      const { size } = await deps.blobs.put(blobKeys.attachment(delivery.project_id, transactionId, position), content, { contentType });
+      return size;
+    });
+    const parts: MessageParts = {};
+    const stored = [
+      ["text", read.text, "text/plain; charset=utf-8"],
+      ["html", read.html, "text/html; charset=utf-8"],
+      ["headers", headerBlock(read), "text/plain; charset=utf-8"],
+    ] as const;
+    for (const [part, body, contentType] of stored) {
+      if (body === null) continue;
+      const bytes = Buffer.from(body, "utf8");
+      await deps.blobs.put(key(part), bytes, { contentType });
+      parts[part] = { key: key(part), size: bytes.length };
+    }
+    return buildContent(
+      read,
+      parts,
+      read.attachments.map((attachment) => ({ ...attachment, blobKey: blobKeys.attachment(delivery.project_id, transactionId, attachment.position) })),
+    );
+  } catch (error) {
+    if (error instanceof MailstopError) throw error;
+    deps.logger.warn({ err: error, transaction_id: transactionId }, "message could not be parsed; stored raw only");
+    return unparsedContent(error instanceof Error ? error.message : String(error));
+  }
+}
+
+/** Announces arrivals after the rows are committed; `sim.delay` copies are announced when they become visible. */
+async function announce(deps: ParserDeps, copies: readonly StoredCopy[]): Promise<void> {
+  const now = Date.now();
+  for (const copy of copies) {
+    const event = { inbox_id: copy.inboxId, message_id: copy.messageId, seq: copy.seq };
+    const delayMs = copy.visibleAt.getTime() - now;
+    if (delayMs > 0) await deps.queue.enqueue("publish-arrival", event, { jobId: `arrival-${copy.messageId}`, delayMs });
+    else await deps.bus.publishArrival(event);
+  }
+}
+
+/**
+ * The parse-message job: per project of the transaction, parse the raw source, store one copy
+ * per recipient inbox in one transaction, meter it, then announce the arrivals. Retried or
+ * duplicated jobs store nothing twice (see storeMessageCopies) and announce again, which
+ * waiters tolerate.
+ */
+export function parseMessageJob(deps: ParserDeps) {
+  return async (job: ParseMessageJob): Promise<void> => {
+    const receivedAt = new Date(job.received_at);
+    for (const delivery of job.deliveries) {
+      const recipients = await Promise.all(
+        delivery.recipients.map(async (recipient) => ({ ...recipient, inboxId: recipient.inbox_id ?? (await captureInbox(deps, delivery, recipient.address)) })),
+      );
+      const content = await parseDelivery(deps, job.transaction_id, delivery);
+      const copies = await storeMessageCopies(deps.db, {
+        projectId: delivery.project_id,
+        kind: job.kind,
+        rawKey: delivery.raw_key,
+        size: job.size,
+        envelopeFrom: job.envelope_from,
+        receivedAt,
+        metric: job.kind === "captured" ? METRICS.captured : METRICS.received,
+        periodStart: periodStart(receivedAt),
+        content,
+        copies: recipients.map((recipient) => ({
+          inboxId: recipient.inboxId,
+          newMessageId: newId("message"),
+          newAttachmentIds: content.attachments.map(() => newId("attachment")),
+          envelopeTo: recipient.address,
+          visibleAt: recipient.sim === "delay" ? new Date(receivedAt.getTime() + deps.config.smtp.simDelayMs) : receivedAt,
+          complaint: recipient.sim === "complaint",
+          labels: (job.kind === "captured" ? { recipient: recipient.address } : {}) satisfies Labels as Labels,
+        })),
+      });
+      for (const copy of copies.filter((c) => c.inserted)) {
+        const recipient = recipients.find((r) => r.inboxId === copy.inboxId);
+        if (recipient?.sim === "complaint") deps.logger.info({ event: "message.complaint", message_id: copy.messageId, inbox_id: copy.inboxId }, "complaint recorded");
+      }
+      await announce(deps, copies);
+    }
+  };
+}

@@ -1,0 +1,15 @@
+import type { ParserDeps } from "./deps";
+import { parseMessageJob } from "./parse-message.job";
+
+export interface ParserWorkerOptions {
+  /** Jobs in flight at once; parsing is mostly I/O (object store, database). */
+  concurrency: number;
+}
+
+/** The jobs the parser service consumes, by catalog name. */
+export function parserJobs(deps: ParserDeps) {
+  return {
+    "parse-message": parseMessageJob(deps),
+    "publish-arrival": async (event: { inbox_id: string; message_id: string; seq: string }) => deps.bus.publishArrival(event),
+  };
+}

@@ -1,0 +1,24 @@
+import { RedisGreylist, createSmtpEdge } from "@mailstop/smtp-edge";
+import { type RuntimeContext, type ServiceModule, requireBlobs, requireDb, requireRedis } from "../module";
+
+/** The smtp-edge service: receiving edge and capture relay. */
+export function smtpEdgeModule(context: RuntimeContext): ServiceModule {
+  const redis = requireRedis(context);
+  const edge = createSmtpEdge({
+    db: requireDb(context),
+    blobs: requireBlobs(context),
+    queue: redis.queue,
+    greylist: new RedisGreylist(redis.command, context.config.redisPrefix),
+    config: context.config,
+    logger: context.logger,
+  });
+  return {
+    name: "smtp-edge",
+    async start() {
+      await edge.start();
+      context.smtpPorts = edge.ports();
+    },
+    stop: () => edge.stop(),
+    ready: async () => context.smtpPorts !== undefined,
+  };
+}

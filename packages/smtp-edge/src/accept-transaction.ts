@@ -1,0 +1,58 @@
+import { newTransactionId } from "@mailstop/core";
+import { blobKeys } from "@mailstop/blob-store";
+import type { Delivery } from "@mailstop/messaging";
+import type { AcceptedRecipient, SmtpEdgeDeps } from "./deps";
+import { REPLY } from "./smtp-reply";
+
+/** One copy per inbox (receiving) or per recipient address (capture), grouped by project. */
+function deliveriesOf(transactionId: string, recipients: readonly AcceptedRecipient[]): Delivery[] {
+  const byProject = new Map<string, Delivery>();
+  const seen = new Set<string>();
+  for (const recipient of recipients) {
+    const copyKey = recipient.inboxId ?? `${recipient.projectId}\n${recipient.address.toLowerCase()}`;
+    if (seen.has(copyKey)) continue;
+    seen.add(copyKey);
+    let delivery = byProject.get(recipient.projectId);
+    if (!delivery) {
+      delivery = { project_id: recipient.projectId, project_key: recipient.projectKey, raw_key: blobKeys.raw(recipient.projectId, transactionId), recipients: [] };
+      byProject.set(recipient.projectId, delivery);
+    }
+    delivery.recipients.push({ address: recipient.address, inbox_id: recipient.inboxId, sim: recipient.sim });
+  }
+  return [...byProject.values()];
+}
+
+/**
+ * Makes an SMTP transaction durable before its `250`: the raw bytes in the object store (one
+ * copy per project), then its single parse job in the queue. If either fails, the stored raw
+ * copies are removed and the sender gets `451 4.3.0`: its retry is the recovery, and no half
+ * of the transaction is ever parsed.
+ */
+export async function acceptTransaction(
+  deps: SmtpEdgeDeps,
+  transaction: { kind: "received" | "captured"; raw: Buffer; envelopeFrom: string | null; recipients: readonly AcceptedRecipient[] },
+): Promise<string> {
+  const transactionId = newTransactionId();
+  const deliveries = deliveriesOf(transactionId, transaction.recipients);
+  try {
+    await Promise.all(deliveries.map((delivery) => deps.blobs.put(delivery.raw_key, transaction.raw, { contentType: "message/rfc822" })));
+    await deps.queue.enqueue(
+      "parse-message",
+      {
+        transaction_id: transactionId,
+        kind: transaction.kind,
+        size: transaction.raw.length,
+        received_at: new Date().toISOString(),
+        envelope_from: transaction.envelopeFrom,
+        deliveries,
+      },
+      { jobId: transactionId },
+    );
+  } catch (error) {
+    deps.logger.warn({ err: error, transaction_id: transactionId }, "transaction not accepted; replied 451");
+    await deps.blobs.delete(deliveries.map((delivery) => delivery.raw_key)).catch(() => undefined);
+    throw REPLY.temporaryFailure();
+  }
+  deps.logger.info({ transaction_id: transactionId, kind: transaction.kind, size: transaction.raw.length, copies: transaction.recipients.length }, "transaction accepted");
+  return transactionId;
+}

@@ -1,0 +1,27 @@
+import type { BlobStore } from "@mailstop/blob-store";
+import type { Config } from "@mailstop/config";
+import type { Db } from "@mailstop/db";
+import type { Logger } from "@mailstop/logging";
+import type { JobQueue } from "@mailstop/messaging";
+import type { Greylist } from "./greylist";
+
+/** What both listeners need, built once by the runtime. */
+export interface SmtpEdgeDeps {
+  db: Db;
+  blobs: BlobStore;
+  queue: JobQueue;
+  greylist: Greylist;
+  config: Config;
+  logger: Logger;
+}
+
+/** A recipient accepted at RCPT, remembered until DATA. */
+export interface AcceptedRecipient {
+  /** As the sender wrote it (capture keeps it in `labels.recipient`). */
+  address: string;
+  projectId: string;
+  projectKey: string;
+  /** The receiving edge's inbox; null on the capture relay, whose inbox the parser ensures. */
+  inboxId: string | null;
+  sim: "delay" | "complaint" | null;
+}

@@ -1,0 +1,128 @@
+import { SMTPServer, type SMTPServerEnvelope, type SMTPServerOptions, type SMTPServerSession } from "smtp-server";
+import { captureTag, secretMatchesHash } from "@mailstop/core";
+import { findSmtpCredential } from "@mailstop/db";
+import { acceptTransaction } from "./accept-transaction";
+import { collectData } from "./collect-data";
+import type { AcceptedRecipient, SmtpEdgeDeps } from "./deps";
+import { assertUnderIngestCeiling } from "./ingest-ceiling";
+import { resolveReceivingRecipient } from "./resolve-recipient";
+import { REPLY } from "./smtp-reply";
+import type { TlsCredentials } from "./tls";
+
+/** Recipients accepted at RCPT, per transaction (smtp-server makes a new envelope for each). */
+const accepted = new WeakMap<SMTPServerEnvelope, AcceptedRecipient[]>();
+
+function remember(session: SMTPServerSession, recipient: AcceptedRecipient): void {
+  const list = accepted.get(session.envelope) ?? [];
+  list.push(recipient);
+  accepted.set(session.envelope, list);
+}
+
+/** Turns a promise into smtp-server's callback, sending a thrown SMTP reply as is. */
+function reply<T>(work: Promise<T>, callback: (error?: Error | null, value?: T) => void): void {
+  work.then(
+    (value) => callback(null, value),
+    (error: unknown) => callback(error instanceof Error ? error : new Error(String(error))),
+  );
+}
+
+function baseOptions(deps: SmtpEdgeDeps, tls: TlsCredentials, name: string): SMTPServerOptions {
+  return {
+    name,
+    banner: `${deps.config.brand} ESMTP`,
+    size: deps.config.smtp.maxMessageBytes,
+    key: tls.key,
+    cert: tls.cert,
+    // A test inbox needs no sender verification, and a reverse lookup per connection costs a
+    // DNS round trip before the greeting.
+    disableReverseLookup: true,
+    logger: false,
+    closeTimeout: 2000,
+  };
+}
+
+function envelopeFrom(session: SMTPServerSession): string | null {
+  return session.envelope.mailFrom === false ? null : session.envelope.mailFrom.address || null;
+}
+
+/** The receiving edge (MX): existing inboxes only, `sim.*` behaviours, no AUTH. */
+export function createReceivingServer(deps: SmtpEdgeDeps, tls: TlsCredentials): SMTPServer {
+  return new SMTPServer({
+    ...baseOptions(deps, tls, deps.config.mxHost),
+    disabledCommands: ["AUTH"],
+    onRcptTo(address, session, callback) {
+      reply(
+        resolveReceivingRecipient(deps, address.address, envelopeFrom(session) ?? "").then((recipient) => remember(session, recipient)),
+        callback,
+      );
+    },
+    onData(stream, session, callback) {
+      reply(
+        collectData(stream).then(async (raw) => {
+          const transactionId = await acceptTransaction(deps, {
+            kind: "received",
+            raw,
+            envelopeFrom: envelopeFrom(session),
+            recipients: accepted.get(session.envelope) ?? [],
+          });
+          return `2.0.0 Ok: queued as ${transactionId}`;
+        }),
+        callback,
+      );
+    },
+  });
+}
+
+interface CaptureUser {
+  projectId: string;
+  projectKey: string;
+  ingestCeiling: number | null;
+}
+
+/** The capture relay: AUTH required, every recipient accepted and filed, nothing delivered. */
+export function createCaptureServer(deps: SmtpEdgeDeps, tls: TlsCredentials): SMTPServer {
+  return new SMTPServer({
+    ...baseOptions(deps, tls, deps.config.captureHost),
+    authMethods: ["PLAIN", "LOGIN"],
+    authOptional: false,
+    // Staging apps often talk to a relay on a private network without STARTTLS; the credential
+    // is still required, and STARTTLS stays offered.
+    allowInsecureAuth: true,
+    onAuth(auth, _session, callback) {
+      reply(
+        (async () => {
+          const credential = auth.username ? await findSmtpCredential(deps.db, auth.username) : null;
+          if (credential === null || !secretMatchesHash(auth.password ?? "", credential.passwordHash)) throw REPLY.badCredentials();
+          const user: CaptureUser = { projectId: credential.projectId, projectKey: credential.projectKey, ingestCeiling: credential.ingestCeiling };
+          return { user };
+        })(),
+        callback,
+      );
+    },
+    onRcptTo(address, session, callback) {
+      reply(
+        (async () => {
+          const user = session.user as CaptureUser;
+          if (captureTag(address.address) === null) throw REPLY.badCaptureAddress();
+          await assertUnderIngestCeiling(deps.db, user.projectId, user.ingestCeiling);
+          remember(session, { address: address.address, projectId: user.projectId, projectKey: user.projectKey, inboxId: null, sim: null });
+        })(),
+        callback,
+      );
+    },
+    onData(stream, session, callback) {
+      reply(
+        collectData(stream).then(async (raw) => {
+          const transactionId = await acceptTransaction(deps, {
+            kind: "captured",
+            raw,
+            envelopeFrom: envelopeFrom(session),
+            recipients: accepted.get(session.envelope) ?? [],
+          });
+          return `2.0.0 Ok: captured as ${transactionId}`;
+        }),
+        callback,
+      );
+    },
+  });
+}

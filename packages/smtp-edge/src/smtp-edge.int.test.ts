@@ -1,0 +1,313 @@
+import { METRICS, newId, periodStart, sha256 } from "@mailstop/core";
+import { insertDomain } from "@mailstop/db";
+import {
+  SmtpDialogue,
+  type TestProject,
+  type TestServer,
+  eventually,
+  smtpTransport,
+  startTestServer,
+  uniqueDomain,
+  uniqueTag,
+} from "@mailstop/testkit";
+
+let server: TestServer;
+let project: TestProject;
+const MAX_BYTES = 200_000;
+const SIM_DELAY_MS = 1500;
+
+beforeAll(async () => {
+  server = await startTestServer({ mail: true, env: { MAILSTOP_MAX_MESSAGE_BYTES: String(MAX_BYTES), MAILSTOP_SIM_DELAY_MS: String(SIM_DELAY_MS) } });
+  project = await server.bootstrap();
+});
+afterAll(() => server.stop());
+
+const ports = () => server.smtp!;
+
+async function createInbox(tag: string, owner = project, domain?: string) {
+  const { data, error } = await owner.client.POST("/v1/inboxes", { body: { tag, ...(domain ? { domain } : {}) } });
+  if (error || !data) throw new Error(`create failed: ${JSON.stringify(error)}`);
+  return data;
+}
+
+/** The stored copy of the message with this subject in the inbox, once the parser has written it. */
+function storedCopy(inboxId: string, subject: string) {
+  return eventually(
+    () => server.db.selectFrom("messages").selectAll().where("inbox_id", "=", inboxId).where("subject", "=", subject).executeTakeFirst(),
+    { what: `message "${subject}" in ${inboxId}` },
+  );
+}
+
+const rowsOf = (inboxId: string) => server.db.selectFrom("messages").selectAll().where("inbox_id", "=", inboxId).execute();
+
+/** A full SMTP transaction on a raw socket; returns every reply. */
+async function transaction(port: number, from: string, recipients: string[], body: string) {
+  const { dialogue } = await SmtpDialogue.open(port);
+  try {
+    const ehlo = await dialogue.command("EHLO test.example");
+    const mail = await dialogue.command(`MAIL FROM:<${from}>`);
+    const rcpts = [];
+    for (const recipient of recipients) rcpts.push(await dialogue.command(`RCPT TO:<${recipient}>`));
+    const accepted = rcpts.some((r) => r.code === 250);
+    const data = accepted ? await dialogue.command("DATA") : null;
+    const end = data?.code === 354 ? (dialogue.write(body), await dialogue.command(".")) : null;
+    return { ehlo, mail, rcpts, data, end };
+  } finally {
+    dialogue.close();
+  }
+}
+
+describe("receiving edge", () => {
+  describe("accepted mail", () => {
+    it("stores a message sent with nodemailer once, with its envelope, headers and metering", async () => {
+      const inbox = await createInbox(uniqueTag("recv"));
+      const subject = `Welcome ${newId("message")}`;
+      const info = await smtpTransport(ports().receiving).sendMail({
+        from: '"Acme Cloud" <noreply@acme.example>',
+        to: inbox.address,
+        subject,
+        text: "Your code is 483920",
+        headers: { "X-Service-Correlation-ID": "run-42:signup" },
+      });
+      expect(info.response).toMatch(/^250 /);
+      const row = await storedCopy(inbox.id, subject);
+      expect(row).toMatchObject({
+        project_id: project.projectId,
+        kind: "received",
+        envelope_from: "noreply@acme.example",
+        envelope_to: inbox.address,
+        from_address: "noreply@acme.example",
+        from_name: "Acme Cloud",
+        correlation_id: "run-42:signup",
+        message_id: info.messageId,
+        complaint: false,
+        parse_error: null,
+      });
+      expect(row.to).toEqual([{ address: inbox.address, name: null }]);
+      expect(row.text_body).toContain("483920");
+      expect(row.visible_at.getTime()).toBe(row.received_at.getTime());
+      expect(await server.running.context.blobs!.stat(row.raw_key)).toEqual({ size: row.size });
+      const usage = await server.db
+        .selectFrom("usage_counters")
+        .select("used")
+        .where("project_id", "=", project.projectId)
+        .where("period_start", "=", periodStart(new Date()))
+        .where("metric", "=", METRICS.received)
+        .executeTakeFirst();
+      expect(Number(usage?.used)).toBeGreaterThanOrEqual(1);
+      const inboxRow = await server.db.selectFrom("inboxes").select(["message_count", "last_message_at"]).where("id", "=", inbox.id).executeTakeFirstOrThrow();
+      expect(inboxRow.message_count).toBe(1);
+      expect(inboxRow.last_message_at?.getTime()).toBe(row.received_at.getTime());
+    });
+
+    it("stores one copy per inbox when a transaction names several recipients, even twice", async () => {
+      const a = await createInbox(uniqueTag("multi"));
+      const b = await createInbox(uniqueTag("multi"));
+      const subject = `Multi ${newId("message")}`;
+      const replies = await transaction(ports().receiving, "s@x.test", [a.address, b.address, a.address.toUpperCase()], `Subject: ${subject}\r\n\r\nhello\r\n`);
+      expect(replies.end?.code).toBe(250);
+      const copyA = await storedCopy(a.id, subject);
+      const copyB = await storedCopy(b.id, subject);
+      expect(copyA.raw_key).toBe(copyB.raw_key);
+      expect(copyA.id).not.toBe(copyB.id);
+      expect(await rowsOf(a.id)).toHaveLength(1);
+    });
+
+    it("delivers to an inbox on a verified custom domain", async () => {
+      const domain = uniqueDomain("mx");
+      await insertDomain(server.db, { id: newId("domain"), projectId: project.projectId, domain, ownershipToken: "t", status: "verified" });
+      const inbox = await createInbox("signup", project, domain);
+      const subject = `Custom ${newId("message")}`;
+      await smtpTransport(ports().receiving).sendMail({ from: "a@b.test", to: inbox.address, subject, text: "hi" });
+      expect((await storedCopy(inbox.id, subject)).envelope_to).toBe(inbox.address);
+    });
+
+    it("offers STARTTLS and SIZE, and accepts mail over STARTTLS", async () => {
+      const { dialogue } = await SmtpDialogue.open(ports().receiving);
+      const ehlo = await dialogue.command("EHLO test.example");
+      dialogue.close();
+      expect(ehlo.text).toContain("STARTTLS");
+      expect(ehlo.text).toContain(`SIZE ${MAX_BYTES}`);
+      const inbox = await createInbox(uniqueTag("tls"));
+      const subject = `TLS ${newId("message")}`;
+      await smtpTransport(ports().receiving, { requireTLS: true }).sendMail({ from: "a@b.test", to: inbox.address, subject, text: "secure" });
+      await storedCopy(inbox.id, subject);
+    });
+  });
+
+  describe("refusals at RCPT: nothing stored", () => {
+    it("refuses an unknown project key or inbox with 550 5.1.1", async () => {
+      const replies = await transaction(ports().receiving, "s@x.test", ["nosuchproject.signup@mailstop.test", `${project.projectKey}.no-such-inbox@mailstop.test`, "bare@mailstop.test"], "");
+      for (const rcpt of replies.rcpts) {
+        expect(rcpt.code).toBe(550);
+        expect(rcpt.text).toMatch(/^5\.1\.1 /);
+      }
+    });
+
+    it("refuses mail to an unverified or unknown custom domain with 550 5.1.1", async () => {
+      const domain = uniqueDomain("pending");
+      await insertDomain(server.db, { id: newId("domain"), projectId: project.projectId, domain, ownershipToken: "t" });
+      const replies = await transaction(ports().receiving, "s@x.test", [`signup@${domain}`, "signup@unknown.example"], "");
+      expect(replies.rcpts.map((r) => r.code)).toEqual([550, 550]);
+    });
+
+    it.each([
+      ["sim.hard-bounce", 550, "5.1.1"],
+      ["sim.hard-bounce.run-7", 550, "5.1.1"],
+      ["sim.soft-bounce", 452, "4.2.2"],
+      ["sim.oversize", 552, "5.3.4"],
+    ])("%s replies %i %s without needing an inbox", async (tag, code, enhanced) => {
+      const replies = await transaction(ports().receiving, "s@x.test", [`${project.projectKey}.${tag}@mailstop.test`], "");
+      expect(replies.rcpts[0]).toEqual({ code, text: expect.stringMatching(new RegExp(`^${enhanced.replace(/\./g, "\\.")} `)) });
+    });
+
+    it("refuses a blocked recipient with 550 5.7.1", async () => {
+      const inbox = await createInbox(uniqueTag("blocked"));
+      await server.admin.POST("/admin/v1/blocked-recipients", { body: { address: inbox.address } });
+      const replies = await transaction(ports().receiving, "s@x.test", [inbox.address], "");
+      expect(replies.rcpts[0]).toEqual({ code: 550, text: expect.stringMatching(/^5\.7\.1 /) });
+    });
+
+    it("refuses with 452 4.3.1 once the project's ingest ceiling for the period is reached", async () => {
+      const capped = await server.bootstrap();
+      const inbox = await createInbox(uniqueTag("ceiling"), capped);
+      await server.admin.PATCH("/admin/v1/projects/{id}", { params: { path: { id: capped.projectId } }, body: { limits: { ingest_ceiling: 1 } } });
+      const subject = `First ${newId("message")}`;
+      expect((await transaction(ports().receiving, "s@x.test", [inbox.address], `Subject: ${subject}\r\n\r\nx\r\n`)).end?.code).toBe(250);
+      await storedCopy(inbox.id, subject);
+      const second = await transaction(ports().receiving, "s@x.test", [inbox.address], "");
+      expect(second.rcpts[0]).toEqual({ code: 452, text: expect.stringMatching(/^4\.3\.1 /) });
+      expect(await rowsOf(inbox.id)).toHaveLength(1);
+    });
+  });
+
+  describe("sim behaviours that store", () => {
+    it("greylists the first attempt of a sender and recipient pair, then accepts from 1 s later", async () => {
+      const inbox = await createInbox(`sim.greylist.${uniqueTag("g").replace(".", "-")}`);
+      const sender = `${newId("message")}@sender.test`;
+      const subject = `Grey ${newId("message")}`;
+      const first = await transaction(ports().receiving, sender, [inbox.address], "");
+      expect(first.rcpts[0]).toEqual({ code: 451, text: expect.stringMatching(/^4\.7\.1 /) });
+      const tooSoon = await transaction(ports().receiving, sender, [inbox.address], "");
+      expect(tooSoon.rcpts[0]?.code).toBe(451);
+      const otherSender = await transaction(ports().receiving, `other-${sender}`, [inbox.address], "");
+      expect(otherSender.rcpts[0]?.code).toBe(451);
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      const later = await transaction(ports().receiving, sender, [inbox.address], `Subject: ${subject}\r\n\r\nok\r\n`);
+      expect(later.rcpts[0]?.code).toBe(250);
+      expect(later.end?.code).toBe(250);
+      await storedCopy(inbox.id, subject);
+    });
+
+    it("stores sim.delay invisible until the delay has passed", async () => {
+      const inbox = await createInbox(`sim.delay.${uniqueTag("d").replace(".", "-")}`);
+      const subject = `Delay ${newId("message")}`;
+      await smtpTransport(ports().receiving).sendMail({ from: "a@b.test", to: inbox.address, subject, text: "later" });
+      const row = await storedCopy(inbox.id, subject);
+      expect(row.visible_at.getTime() - row.received_at.getTime()).toBe(SIM_DELAY_MS);
+    });
+
+    it("stores sim.complaint readable, with the complaint recorded", async () => {
+      const inbox = await createInbox("sim.complaint");
+      const subject = `Complaint ${newId("message")}`;
+      await smtpTransport(ports().receiving).sendMail({ from: "a@b.test", to: inbox.address, subject, text: "spam?" });
+      const row = await storedCopy(inbox.id, subject);
+      expect(row.complaint).toBe(true);
+      expect(row.visible_at.getTime()).toBe(row.received_at.getTime());
+    });
+  });
+
+  describe("size and framing", () => {
+    it("refuses a declared SIZE over the limit at MAIL FROM", async () => {
+      const { dialogue } = await SmtpDialogue.open(ports().receiving);
+      await dialogue.command("EHLO test.example");
+      const mail = await dialogue.command(`MAIL FROM:<a@b.test> SIZE=${MAX_BYTES + 1}`);
+      dialogue.close();
+      expect(mail.code).toBe(552);
+    });
+
+    it("refuses DATA over the limit with 552 5.3.4 and stores nothing", async () => {
+      const inbox = await createInbox(uniqueTag("big"));
+      const body = `Subject: big\r\n\r\n${"x".repeat(998)}\r\n`.repeat(Math.ceil(MAX_BYTES / 1000) + 20);
+      const replies = await transaction(ports().receiving, "a@b.test", [inbox.address], body);
+      expect(replies.end).toEqual({ code: 552, text: expect.stringMatching(/^5\.3\.4 /) });
+      // Proof that the parser has caught up: a later small message to the same inbox is stored alone.
+      const subject = `After big ${newId("message")}`;
+      await smtpTransport(ports().receiving).sendMail({ from: "a@b.test", to: inbox.address, subject, text: "small" });
+      await storedCopy(inbox.id, subject);
+      expect(await rowsOf(inbox.id)).toHaveLength(1);
+    });
+
+    it("never ends DATA on a bare LF or <LF>.<LF>: one transaction is one message (no smuggling)", async () => {
+      const inbox = await createInbox(uniqueTag("smuggle"));
+      const subject = `Smuggle ${newId("message")}`;
+      const smuggled = `Subject: ${subject}\r\n\r\nline one\n.\nMAIL FROM:<evil@x.test>\nRCPT TO:<${inbox.address}>\nDATA\nSubject: injected\n\nsmuggled\n.\r\n`;
+      const replies = await transaction(ports().receiving, "a@b.test", [inbox.address], smuggled);
+      expect(replies.end?.code).toBe(250);
+      const row = await storedCopy(inbox.id, subject);
+      expect(row.text_body).toContain("MAIL FROM:<evil@x.test>");
+      expect(row.text_body).toContain("smuggled");
+      expect((await rowsOf(inbox.id)).map((r) => r.subject)).toEqual([subject]);
+    });
+  });
+});
+
+describe("capture relay", () => {
+  const auth = () => ({ user: project.smtp.username, pass: project.smtp.password });
+
+  it("refuses mail without AUTH", async () => {
+    const { dialogue } = await SmtpDialogue.open(ports().capture);
+    await dialogue.command("EHLO app.example");
+    const mail = await dialogue.command("MAIL FROM:<app@staging.example>");
+    dialogue.close();
+    expect(mail.code).toBe(530);
+  });
+
+  it("refuses a wrong password with 535 5.7.8, and an unknown user", async () => {
+    for (const credentials of [{ ...auth(), pass: "wrong" }, { user: "nobody", pass: "x" }]) {
+      const { dialogue } = await SmtpDialogue.open(ports().capture);
+      await dialogue.command("EHLO app.example");
+      const reply = await dialogue.command(`AUTH PLAIN ${Buffer.from(`\0${credentials.user}\0${credentials.pass}`).toString("base64")}`);
+      dialogue.close();
+      expect(reply).toEqual({ code: 535, text: expect.stringMatching(/^5\.7\.8 /) });
+    }
+  });
+
+  it.each(["PLAIN", "LOGIN"] as const)("accepts AUTH %s and files every recipient under its capture tag, creating the inbox", async (method) => {
+    const subject = `Captured ${method} ${newId("message")}`;
+    const local = `${method.toLowerCase()}.John.Doe+${newId("message").slice(-6)}`;
+    const recipients = [`${local}@Example.com`, `ops@staging.acme.io`];
+    const info = await smtpTransport(ports().capture, { auth: auth(), authMethod: method }).sendMail({ from: "app@staging.example", to: recipients, subject, text: "reset link https://app.example/reset?t=1" });
+    // nodemailer lower-cases the domain in the envelope; the local part keeps its case.
+    const rcpt = `${local}@example.com`;
+    expect(info.accepted).toEqual([rcpt, recipients[1]]);
+    const tag = `capture.example.com.${local.toLowerCase().replace("+", "_2b")}`;
+    const inbox = await eventually(
+      () => server.db.selectFrom("inboxes").selectAll().where("project_id", "=", project.projectId).where("tag", "=", tag).executeTakeFirst(),
+      { what: `capture inbox ${tag}` },
+    );
+    expect(inbox.labels).toEqual({ recipient: rcpt });
+    expect(inbox.address).toBe(`${project.projectKey}.${tag}@mailstop.test`);
+    const row = await storedCopy(inbox.id, subject);
+    expect(row).toMatchObject({ kind: "captured", envelope_to: rcpt, labels: { recipient: rcpt } });
+    const { data } = await project.client.GET("/v1/inboxes", { params: { query: { tag_prefix: "capture" } } });
+    expect(data?.data.map((i) => i.tag)).toEqual(expect.arrayContaining([tag, "capture.staging.acme.io.ops"]));
+  });
+
+  it("meters captured mail as message.captured, apart from message.received", async () => {
+    const metered = await server.bootstrap();
+    const subject = `Metered ${newId("message")}`;
+    await smtpTransport(ports().capture, { auth: { user: metered.smtp.username, pass: metered.smtp.password } }).sendMail({ from: "a@b.test", to: "x@y.test", subject, text: "m" });
+    const inbox = await eventually(() =>
+      server.db.selectFrom("inboxes").select("id").where("project_id", "=", metered.projectId).where("tag", "=", "capture.y.test.x").executeTakeFirst(),
+    );
+    await storedCopy(inbox.id, subject);
+    const rows = await server.db.selectFrom("usage_counters").select(["metric", "used"]).where("project_id", "=", metered.projectId).execute();
+    expect(rows.map((r) => [r.metric, Number(r.used)])).toEqual([[METRICS.captured, 1]]);
+  });
+
+  it("stores the SMTP password only as its SHA-256 hash", async () => {
+    const row = await server.db.selectFrom("smtp_credentials").selectAll().where("project_id", "=", project.projectId).executeTakeFirstOrThrow();
+    expect(row.password_hash.equals(sha256(project.smtp.password))).toBe(true);
+  });
+});

@@ -1,0 +1,21 @@
+/** An error smtp-server sends as `<code> <message>`; the message starts with its enhanced status code. */
+export type SmtpReply = Error & { responseCode: number };
+
+export function smtpReply(code: number, message: string): SmtpReply {
+  return Object.assign(new Error(message), { responseCode: code });
+}
+
+/** Every refusal the edge gives, in one place. */
+export const REPLY = {
+  unknownRecipient: () => smtpReply(550, "5.1.1 No such mailbox here"),
+  hardBounce: () => smtpReply(550, "5.1.1 Simulated hard bounce (sim.hard-bounce)"),
+  softBounce: () => smtpReply(452, "4.2.2 Simulated full mailbox (sim.soft-bounce), try again later"),
+  oversize: () => smtpReply(552, "5.3.4 Simulated message too big (sim.oversize)"),
+  greylisted: () => smtpReply(451, "4.7.1 Greylisted (sim.greylist), please retry in a moment"),
+  blocked: () => smtpReply(550, "5.7.1 Recipient address is blocked"),
+  ingestCeiling: () => smtpReply(452, "4.3.1 Project ingest ceiling reached for this period, try again later"),
+  tooBig: () => smtpReply(552, "5.3.4 Message exceeds the size limit"),
+  badCaptureAddress: () => smtpReply(553, "5.1.3 Recipient address cannot be filed"),
+  badCredentials: () => smtpReply(535, "5.7.8 Authentication credentials invalid"),
+  temporaryFailure: () => smtpReply(451, "4.3.0 Temporary storage failure, please retry"),
+};
