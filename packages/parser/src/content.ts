@@ -1,7 +1,7 @@
 /// <reference path="./libmime.d.ts" />
 import { extract } from "@mailstop/extraction";
 import type { MessageParts, ParsedContent } from "@mailstop/db";
-import { decodeWords } from "libmime";
+import libmime from "libmime";
 import { addressesOf, type AttachmentMeta, type ReadMessage } from "./read-message";
 
 /** The longest correlation id kept; SPEC.md's pattern allows 128 characters. */
@@ -11,7 +11,8 @@ const CORRELATION_MAX = 128;
 function headerValue(line: string): string {
   const value = line.slice(line.indexOf(":") + 1).replace(/\r?\n[ \t]+/g, " ").trim();
   try {
-    return decodeWords(value);
+    // libmime exports an instance whose methods use `this`: call them on it.
+    return libmime.decodeWords(value);
   } catch {
     return value;
   }

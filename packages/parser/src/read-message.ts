@@ -45,7 +45,8 @@ export function readMessage(raw: Readable, storeAttachment: (position: number, c
     });
     parser.on("data", (data: AttachmentStream | MessageText) => {
       if (data.type === "text") {
-        result.text = data.text ?? null;
+        // mailparser reports a missing text part as "" (HTML is never turned into text here).
+        result.text = data.text ? data.text : null;
         result.html = typeof data.html === "string" ? data.html : null;
         return;
       }

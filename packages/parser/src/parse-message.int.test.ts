@@ -1,0 +1,191 @@
+import { randomBytes } from "node:crypto";
+import { METRICS, newId, newTransactionId, periodStart } from "@mailstop/core";
+import { blobKeys } from "@mailstop/blob-store";
+import { type ArrivalEvent, type ParseMessageJob, PermanentJobError } from "@mailstop/messaging";
+import { type TestProject, type TestServer, eventually, smtpTransport, startTestServer, uniqueTag } from "@mailstop/testkit";
+import { parseMessageJob } from "./parse-message.job";
+import type { ParserDeps } from "./deps";
+
+let server: TestServer;
+let project: TestProject;
+let deps: ParserDeps;
+const SIM_DELAY_MS = 800;
+
+beforeAll(async () => {
+  server = await startTestServer({ mail: true, env: { MAILSTOP_SIM_DELAY_MS: String(SIM_DELAY_MS) } });
+  project = await server.bootstrap();
+  const { context } = server.running;
+  deps = { db: server.db, blobs: context.blobs!, queue: context.redis!.queue, bus: context.redis!.bus, config: server.config, logger: context.logger };
+});
+afterAll(() => server.stop());
+
+async function createInbox(tag = uniqueTag("parse")) {
+  const { data, error } = await project.client.POST("/v1/inboxes", { body: { tag } });
+  if (error || !data) throw new Error(JSON.stringify(error));
+  return data;
+}
+
+const storedCopy = (inboxId: string, subject: string) =>
+  eventually(() => server.db.selectFrom("messages").selectAll().where("inbox_id", "=", inboxId).where("subject", "=", subject).executeTakeFirst(), {
+    what: `message "${subject}"`,
+  });
+
+async function bytesOf(key: string): Promise<Buffer> {
+  const stream = await deps.blobs.get(key);
+  if (!stream) throw new Error(`no object ${key}`);
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/** A parse job for `raw`, stored where the edge would store it. */
+async function stagedJob(inboxId: string, raw: string, sim: "delay" | "complaint" | null = null): Promise<ParseMessageJob> {
+  const transactionId = newTransactionId();
+  const rawKey = blobKeys.raw(project.projectId, transactionId);
+  await deps.blobs.put(rawKey, Buffer.from(raw));
+  return {
+    transaction_id: transactionId,
+    kind: "received",
+    size: raw.length,
+    received_at: new Date().toISOString(),
+    envelope_from: "sender@x.test",
+    deliveries: [{ project_id: project.projectId, project_key: project.projectKey, raw_key: rawKey, recipients: [{ address: "r@x.test", inbox_id: inboxId, sim }] }],
+  };
+}
+
+describe("parse-message job", () => {
+  it("stores text, html and header parts and streams every attachment to the object store, byte for byte", async () => {
+    const inbox = await createInbox();
+    const subject = `Invoice ${newId("message")}`;
+    const pdf = randomBytes(50_000);
+    const png = randomBytes(2_000);
+    await smtpTransport(server.smtp!.receiving).sendMail({
+      from: "billing@acme.example",
+      to: inbox.address,
+      subject,
+      text: "Your invoice is attached. Confirm here: https://acme.example/verify?token=abc",
+      html: '<p>Your invoice <img src="cid:logo@acme"></p><a href="https://acme.example/verify?token=abc">Confirm your email</a>',
+      attachments: [
+        { filename: "invoice.pdf", content: pdf, contentType: "application/pdf" },
+        { filename: "logo.png", content: png, contentType: "image/png", cid: "logo@acme" },
+      ],
+    });
+    const row = await storedCopy(inbox.id, subject);
+    expect(row.parts).toEqual({
+      text: { key: blobKeys.part(project.projectId, row.raw_key.split("/")[3]!, "text"), size: expect.any(Number) },
+      html: { key: expect.stringMatching(/\/html\.html$/), size: expect.any(Number) },
+      headers: { key: expect.stringMatching(/\/headers\.txt$/), size: expect.any(Number) },
+    });
+    expect((await bytesOf(row.parts.text!.key)).toString()).toContain("Your invoice is attached");
+    expect((await bytesOf(row.parts.headers!.key)).toString()).toMatch(new RegExp(`^(.|\\r\\n)*Subject: ${subject}`));
+    expect(row.links).toEqual([{ url: "https://acme.example/verify?token=abc", kind: "verify", text: "Confirm your email" }]);
+
+    const attachments = await server.db.selectFrom("attachments").selectAll().where("message_id", "=", row.id).orderBy("position").execute();
+    // MIME order: the inline image sits in the related part, before the mixed-level PDF.
+    expect(attachments.map(({ filename, content_type, size, content_id, position }) => ({ filename, content_type, size, content_id, position }))).toEqual([
+      { filename: "logo.png", content_type: "image/png", size: 2_000, content_id: "<logo@acme>", position: 0 },
+      { filename: "invoice.pdf", content_type: "application/pdf", size: 50_000, content_id: null, position: 1 },
+    ]);
+    expect((await bytesOf(attachments[0]!.blob_key)).equals(png)).toBe(true);
+    expect((await bytesOf(attachments[1]!.blob_key)).equals(pdf)).toBe(true);
+    expect(attachments[0]!.id).toMatch(/^att_[0-9a-z]{26}$/);
+  });
+
+  it("extracts codes and the headers as decoded pairs", async () => {
+    const inbox = await createInbox();
+    const subject = `Código ${newId("message")}`;
+    await smtpTransport(server.smtp!.receiving).sendMail({ from: "a@b.test", to: inbox.address, subject, text: "Your verification code is 739201.", headers: { "X-Campaign": "spring" } });
+    const row = await storedCopy(inbox.id, subject);
+    expect(row.codes).toEqual(["739201"]);
+    expect(row.headers).toEqual(expect.arrayContaining([["subject", subject], ["x-campaign", "spring"]]));
+  });
+
+  it("stores a job delivered twice exactly once: same row, counters and metering moved once", async () => {
+    const inbox = await createInbox();
+    const subject = `Twice ${newId("message")}`;
+    const job = await stagedJob(inbox.id, `Subject: ${subject}\r\nMessage-ID: <twice@x.test>\r\n\r\nbody\r\n`);
+    const metered = () =>
+      server.db
+        .selectFrom("usage_counters")
+        .select("used")
+        .where("project_id", "=", project.projectId)
+        .where("period_start", "=", periodStart(new Date()))
+        .where("metric", "=", METRICS.received)
+        .executeTakeFirst()
+        .then((row) => Number(row?.used ?? 0));
+    const before = await metered();
+    await parseMessageJob(deps)(job);
+    await parseMessageJob(deps)(job);
+    await Promise.all([parseMessageJob(deps)(job), parseMessageJob(deps)(job)]);
+    const rows = await server.db.selectFrom("messages").select(["id", "message_id"]).where("inbox_id", "=", inbox.id).execute();
+    expect(rows).toEqual([{ id: expect.any(String), message_id: "<twice@x.test>" }]);
+    expect(await metered()).toBe(before + 1);
+    const counts = await server.db.selectFrom("inboxes").select("message_count").where("id", "=", inbox.id).executeTakeFirstOrThrow();
+    expect(counts.message_count).toBe(1);
+  });
+
+  it("fails for good, storing nothing, when the raw source is gone (a transaction the edge refused)", async () => {
+    const inbox = await createInbox();
+    const job = await stagedJob(inbox.id, "Subject: gone\r\n\r\nx\r\n");
+    await deps.blobs.delete([job.deliveries[0]!.raw_key]);
+    await expect(parseMessageJob(deps)(job)).rejects.toBeInstanceOf(PermanentJobError);
+    expect(await server.db.selectFrom("messages").select("id").where("inbox_id", "=", inbox.id).execute()).toEqual([]);
+  });
+
+  it("keeps a message with no text part readable, with text null and no text part stored", async () => {
+    const inbox = await createInbox();
+    const subject = `Html only ${newId("message")}`;
+    await smtpTransport(server.smtp!.receiving).sendMail({ from: "a@b.test", to: inbox.address, subject, html: "<p>Use code <b>551177</b></p>" });
+    const row = await storedCopy(inbox.id, subject);
+    expect(row.text_body).toBeNull();
+    expect(row.parts.text).toBeUndefined();
+    expect(row.codes).toEqual(["551177"]);
+  });
+});
+
+describe("arrivals", () => {
+  it("are published after the row is committed, on the inbox's channel", async () => {
+    const inbox = await createInbox();
+    const subject = `Arrival ${newId("message")}`;
+    let resolveArrival: (event: ArrivalEvent) => void = () => undefined;
+    const arrived = new Promise<ArrivalEvent>((resolve) => (resolveArrival = resolve));
+    const unsubscribe = await deps.bus.subscribeArrivals(inbox.id, (event) => {
+      // The row must already be readable when the arrival is heard.
+      void server.db
+        .selectFrom("messages")
+        .select(["id", "seq"])
+        .where("id", "=", event.message_id)
+        .executeTakeFirst()
+        .then((row) => resolveArrival({ ...event, seq: row ? String(row.seq) : "missing" }));
+    });
+    try {
+      await smtpTransport(server.smtp!.receiving).sendMail({ from: "a@b.test", to: inbox.address, subject, text: "x" });
+      const event = await Promise.race([arrived, new Promise<never>((_, reject) => setTimeout(() => reject(new Error("no arrival")), 10_000))]);
+      const row = await storedCopy(inbox.id, subject);
+      expect(event).toEqual({ inbox_id: inbox.id, message_id: row.id, seq: String(row.seq) });
+    } finally {
+      await unsubscribe();
+    }
+  });
+
+  it("of sim.delay messages are published only once they become visible", async () => {
+    const { data: inbox } = await project.client.POST("/v1/inboxes", { body: { tag: `sim.delay.${newId("message").slice(-8)}` } });
+    const heard: number[] = [];
+    let resolveHeard: () => void = () => undefined;
+    const done = new Promise<void>((resolve) => (resolveHeard = resolve));
+    const unsubscribe = await deps.bus.subscribeArrivals(inbox!.id, () => {
+      heard.push(Date.now());
+      resolveHeard();
+    });
+    try {
+      const job = await stagedJob(inbox!.id, "Subject: delayed\r\n\r\nlater\r\n", "delay");
+      const started = Date.now();
+      await parseMessageJob(deps)(job);
+      await Promise.race([done, new Promise<never>((_, reject) => setTimeout(() => reject(new Error("no delayed arrival")), 10_000))]);
+      expect(heard[0]! - started).toBeGreaterThanOrEqual(SIM_DELAY_MS - 50);
+    } finally {
+      await unsubscribe();
+    }
+  });
+});
+
