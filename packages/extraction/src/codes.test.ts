@@ -93,6 +93,13 @@ describe("what is not a code", () => {
     ["a number inside an e-mail address", "Write to user.482913@acme.test"],
     ["an encoding or algorithm name", "Charset UTF8, ISO8859, ISO88591, HTTP2, MD5, SHA256, SHA512, X509, CP1252, WIN1252, UTF16LE, BASE64"],
     ["an acronym without digits", "ACME SUPPORT TEAM"],
+    ["a company register number", "Amtsgericht Charlottenburg HRB 123456 B, RCS Nice 812 345 678"],
+    ["a VAT or tax id", "USt-IdNr.: DE123456789, VAT GB123456789, CIF B12345678, ИНН 7701234567"],
+    ["a licence id", "NMLS ID 2094551"],
+    ["a request id", "Request ID: 7F3KQ92M"],
+    ["a house number after the street name", "Av. Paulista, 1000 — Rua Augusta 2690 — Friedrichstraße 68"],
+    ["a US house number with a directional", "1200 NW Couch Street"],
+    ["a curve name", "Key exchange X25519 / ED25519"],
   ])("ignores %s", (_, text) => {
     expect(body(text)).toEqual([]);
   });
@@ -177,12 +184,34 @@ describe("order", () => {
     expect(codeOccurrences(`Order list 551234. ${text}`).map((o) => o.adjacent)).toEqual([false, true]);
   });
 
-  it("does not read PIN inside a word", () => {
+  it("does not read PIN inside a word, accented letters included", () => {
     expect(codeOccurrences("Pinewood 482913")).toEqual([{ value: "482913", adjacent: false }]);
+    expect(codeOccurrences("Maison Pinède, 482913")).toEqual([{ value: "482913", adjacent: false }]);
   });
 
   it("de-duplicates, a code being keyword-adjacent if any occurrence is", () => {
     expect(findCodes("551234 and 482913", "Your code is 482913")).toEqual(["482913", "551234"]);
+  });
+});
+
+describe("cost", () => {
+  // Inputs that make a careless regular expression backtrack quadratically or worse. Each is
+  // about 200 KB; linear code reads one in a few milliseconds.
+  it.each([
+    ["a long word", "a".repeat(200_000)],
+    ["a long run of stars", "*".repeat(200_000)],
+    ["masked card groups", "**** ".repeat(40_000)],
+    ["spaced digit groups", "111 ".repeat(50_000)],
+    ["single digits and spaces", "1 ".repeat(100_000) + "a"],
+    ["dotted digits", "1.".repeat(100_000)],
+    ["spaces without a line break", " ".repeat(200_000) + "x"],
+    ["a label with endless fillers", "order" + ":".repeat(200_000)],
+    ["a phone prefix with endless digits", "+1" + " 1".repeat(100_000)],
+    ["an address-like dot chain", "a.".repeat(100_000) + "@"],
+  ])("reads %s in linear time", (_, text) => {
+    const started = performance.now();
+    findCodes(text.slice(0, 1000), text);
+    expect(performance.now() - started).toBeLessThan(1000);
   });
 });
 

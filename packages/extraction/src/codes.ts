@@ -13,8 +13,8 @@ const LIFT_WINDOW = 24;
 
 const INVISIBLE = /[\u00ad\u034f\u200b-\u200f\u2060\ufeff]/g;
 const NEWLINES = /\r\n?/g;
-const LINE_BREAK = /[ \t\f\v]*\n\s*/g;
-const TAB_RUN = /[ \f\v]*\t[ \t\f\v]*/g;
+const LINE_BREAK = /(?<![ \t\f\v])[ \t\f\v]*\n\s*/g;
+const TAB_RUN = /(?<![ \f\v])[ \f\v]*\t[ \t\f\v]*/g;
 const SPACE_RUN = /[ \f\v]{2,}/g;
 
 /**
@@ -46,7 +46,7 @@ const LINKS = new RegExp(
 /** Words that say "the number next to me is a code", in the languages mailstop sees most. */
 const KEYWORDS = new RegExp(
   String.raw`(?:code|c[oó]dig|codice|passcode|one[- ]?time|verif|vérif|bestätig|two[- ]factor|2[- ]step|authenti|autentica|einmal|password|passwort|kennwort|contrase[ñn]a|senha|mot de passe|код|подтвержд|проверочн|одноразов|пароль)[a-zà-öø-ÿа-яё]*` +
-    String.raw`|(?<![a-z])(?:otp|pin|2fa|mfa)(?![a-z])` +
+    String.raw`|(?<![\p{L}\p{N}])(?:otp|pin|2fa|mfa)(?![\p{L}\p{N}])` +
     "|コード|認証|ワンタイム|パスワード|暗証",
   "giu",
 );
@@ -65,6 +65,7 @@ const LABELS = [
   // company registers and tax ids in legal footers
   "vat(?: ?(?:id|reg(?:istration)?))?", "ust-?id(?:nr)?\\.?", "tva(?: intracommunautaire)?", "hrb", "hra", "siren", "siret", "rcs(?: [a-z]+)?",
   "cif", "nif", "cnpj", "cpf", "abn", "tax ?id",
+  "nmls", "licen[cs]e", "registration",
   // identifiers of a request rather than of a person
   "request ?id", "session ?id", "trace ?id", "incident", "event ?id",
 ].join("|");
@@ -80,19 +81,19 @@ const NOT_CODES = new RegExp(
     String.raw`(?<![\p{L}\p{N}])(?:инн|кпп|огрн)${LABEL_FILLERS}${LABEL_VALUE}`,
     // house numbers written after the street: "Av. Paulista, 1000", "Friedrichstraße 68", "Rua Augusta 2690"
     String.raw`(?<![\p{L}\p{N}])(?:av\.|avenida|rua|calle|carrera|rue|viale|piazza|paseo|travessa|alameda)(?: [\p{L}'.-]+){1,4},? \d{1,5}(?![\d.,:/-])`,
-    String.raw`\p{L}+(?:straße|strasse|str\.|weg|allee|platz|gasse|damm|ufer|chaussee) \d{1,4}(?![\d.,:/-])`,
+    String.raw`(?<!\p{L})\p{L}+(?:straße|strasse|str\.|weg|allee|platz|gasse|damm|ufer|chaussee) \d{1,4}(?![\d.,:/-])`,
     // phone numbers written with a country code or an area code in parentheses
     String.raw`\+\d[\d \-.()/]{5,}\d`,
     String.raw`\(\d{2,5}\) ?\d[\d \-.]{2,}\d`,
     // prices, currency before or after
     String.raw`(?:[$€£¥₹₽₩]|(?<!\p{L})(?:USD|EUR|GBP|JPY|RUB|BRL|CHF|CAD|AUD|INR)(?!\p{L})) ?\d+(?:[.,]\d+|(?: \d{3})(?!\d))*`,
-    String.raw`(?<![\d.,])\d+(?:[.,]\d+|(?: \d{3})(?!\d))* ?(?:[$€£¥₹₽₩円元]|(?:USD|EUR|GBP|JPY|RUB|BRL|CHF|CAD|AUD|INR|руб|р|euros?|dollars?|yen|reais)(?!\p{L}))`,
+    String.raw`(?<![\d.,]|\d )\d+(?:[.,]\d+|(?: \d{3})(?!\d))* ?(?:[$€£¥₹₽₩円元]|(?:USD|EUR|GBP|JPY|RUB|BRL|CHF|CAD|AUD|INR|руб|р|euros?|dollars?|yen|reais)(?!\p{L}))`,
     // percentages and quantities with a unit
     String.raw`(?<![\d.,])\d+(?:[.,]\d+)? ?(?:%|(?:px|pt|em|kb|mb|gb|tb|kib|mib|gib|ms|km|kg|mm|cm|dpi|kbps|mbps|gbps|mhz|ghz|mah|points?|pts|miles?|mph)(?![\p{L}\p{N}]))`,
     // "#12345", "№ 12345", "#FF0000": references and colours
     String.raw`[#№] ?[\p{L}\p{N}][\p{L}\p{N}_-]*`,
     // card numbers shown by their last digits
-    String.raw`(?:[*•·∙●]{3,}[ -]?)+\d{4}(?!\d)`,
+    String.raw`(?<![*•·∙●][ -]?)[*•·∙●]{3,}(?:[ -][*•·∙●]+)*[ -]?\d{4}(?!\d)`,
     String.raw`(?<![\p{L}\p{N}])[xX]{4}[ -]?\d{4}(?!\d)`,
     String.raw`(?<!\p{L})(?:ending|ends) (?:in|with) \d{2,4}(?!\d)`,
   ].join("|"),
@@ -109,8 +110,8 @@ const LEXER = new RegExp(
   [
     // "CA 94105", "NY 10001-1234": a US state and ZIP code
     String.raw`(?<zip>(?<![A-Za-z0-9])(?:${US_STATES}) \d{5}(?:-\d{4})?(?!\d))`,
-    // "1600 Amphitheatre Parkway": a house number
-    String.raw`(?<street>(?<![A-Za-z0-9])\d{1,5}(?= (?:[A-Z][a-z]+ ){0,3}(?:${STREETS})(?![A-Za-z])))`,
+    // "1600 Amphitheatre Parkway", "1200 NW Couch Street": a house number
+    String.raw`(?<street>(?<![A-Za-z0-9])\d{1,5}(?= (?:[A-Z0-9][A-Za-z0-9.'-]* ){0,4}(?:${STREETS})(?![A-Za-z])))`,
     // "10115 Berlin", "75002 Paris", "125009, Москва": a postcode before a place name
     String.raw`(?<postal>(?<=^|[\n\t]|[,·|•] ?)\d{4,6}(?=,? (?:[A-Z]{2} )?\p{Lu}\p{Ll}))`,
     // "123 456", "020 7946 0958": digit groups separated by single spaces
@@ -127,9 +128,9 @@ const LEXER = new RegExp(
 const DIGITS = /^\d+$/;
 const YEAR = /^(?:19|20)\d\d$/;
 const ALNUM_CODE = /^(?=[A-Z0-9]{6,12}$)(?=[A-Z]*\d)(?=\d*[A-Z])/;
-/** Names of encodings, algorithms, standards and the like: a known prefix, digits, at most two letters. */
+/** Names of encodings, algorithms, curves, standards and the like: a known prefix, digits, at most two letters. */
 const TECHNICAL =
-  /^(?:UTF|UCS|ISO|IEC|SHA|MD|AES|DES|RSA|DSA|ECDSA|ED|HMAC|CRC|CP|WIN|WINDOWS|KOI|BASE|HTTP|HTTPS|HTML|CSS|TLS|SSL|SMTP|IMAP|IPV|RFC|PKCS|ES|ECMA|FY|MPEG|MP|COVID|ARM|IOS|WCAG|PCI|SOC|GDPR)\d+[A-Z]{0,2}$/;
+  /^(?:UTF|UCS|ISO|IEC|SHA|MD|AES|DES|RSA|DSA|ECDSA|ED|HMAC|CRC|CP|WIN|WINDOWS|KOI|BASE|HTTP|HTTPS|HTML|CSS|TLS|SSL|SMTP|IMAP|IPV|RFC|PKCS|ES|ECMA|FY|MPEG|MP|COVID|ARM|IOS|WCAG|PCI|SOC|GDPR|X|CURVE|SECP)\d+[A-Z]{0,2}$/;
 /** What may stand between a keyword and the code it introduces for the code to be "introduced". */
 const CONNECTOR = /^[\s:=\-–—"'«»“”„(\[*]*(?:(?:is|are|ist|lautet|est|es|é|era|sera|は|が|です)[\s:=\-–—"'«»“”„(\[*]*)?$/iu;
 

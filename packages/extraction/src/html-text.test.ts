@@ -49,6 +49,18 @@ describe("htmlToText", () => {
   });
 });
 
+describe("cost", () => {
+  it("reads a large document in linear time", () => {
+    const row = "<tr><td style='padding:4px'>Your code</td><td><a href='https://a.test/v?t=1&amp;x=2'>Verify 482913</a></td></tr>";
+    const html = "<table>" + row.repeat(10_000) + "</table><p>" + " ".repeat(200_000) + "x</p>" + "<b>\t</b>".repeat(20_000);
+    const started = performance.now();
+    const { text, anchors } = scanHtml(html);
+    expect(anchors).toHaveLength(10_000);
+    expect(text.startsWith("Your code\tVerify 482913\n")).toBe(true);
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+});
+
 describe("scanHtml anchors", () => {
   it("lists hrefs in document order with collapsed anchor text", () => {
     const { anchors } = scanHtml('<a href="https://a.test/1">One\n  <b>link</b></a><p><a href="https://a.test/2?a=1&amp;b=2">Two<br>lines</a></p>');

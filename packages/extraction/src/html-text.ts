@@ -17,8 +17,8 @@ const INVISIBLE_ELEMENTS = new Set(["head", "script", "style", "template", "titl
 const HTML_SPACE = /[ \t\n\r\f]+/g;
 const INVISIBLE_CHARS = /[\u00ad\u034f\u200b-\u200f\u2060\ufeff]/g;
 const NBSP = /\u00a0/g;
-const LINE_BREAK = /[ \t]*\n[ \t\n]*/g;
-const TAB_RUN = / *\t[ \t]*/g;
+const LINE_BREAK = /(?<![ \t])[ \t]*\n[ \t\n]*/g;
+const TAB_RUN = /(?<! ) *\t[ \t]*/g;
 const SPACE_RUN = / {2,}/g;
 const DISPLAY_NONE = /display\s*:\s*none/i;
 

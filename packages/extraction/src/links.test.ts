@@ -115,6 +115,21 @@ describe("link kinds", () => {
     expect(linkKind(url, null)).toBe(kind);
   });
 
+  it.each([
+    "https://help.acme.test/hc/en-us/articles/360012345-Verifying-your-email-address",
+    "https://acme.test/help/login",
+    "https://aide.acme.test/fr/articles/codes-de-verification",
+    "https://docs.acme.test/cli/authentication/login",
+    "https://acme.test/blog/how-we-reset-passwords",
+  ])("does not read a kind from the URL of a help, docs or blog page: %s", (url) => {
+    expect(linkKind(url, null)).toBe("other");
+    expect(linkKind(url, "Read our guide")).toBe("other");
+  });
+
+  it("still reads the anchor text of a help page link", () => {
+    expect(linkKind("https://acme.test/help/login", "Sign in")).toBe("sign_in");
+  });
+
   it("reads the path before the query string", () => {
     expect(linkKind("https://a.test/login?next=/settings/password", null)).toBe("sign_in");
     expect(linkKind("https://a.test/auth/action?mode=resetPassword&oobCode=1", null)).toBe("reset_password");
@@ -125,6 +140,17 @@ describe("link kinds", () => {
     expect(linkKind("https://a.test/welcome?utm_campaign=password_reset", null)).toBe("other");
     expect(linkKind("https://a.test/r?to=%2Fverify%2Fabc", null)).toBe("verify");
     expect(linkKind("https://a.test/r?to=%E0%A4%A", null)).toBe("other");
+  });
+});
+
+describe("cost", () => {
+  it("reads long URLs and runs of brackets in linear time", () => {
+    const text = "https://a.test/" + "(x)".repeat(60_000) + ")".repeat(60_000) + " " + "https://a.test/a ".repeat(20_000);
+    const started = performance.now();
+    const urls = findTextUrls(text);
+    for (const url of urls.slice(0, 2)) linkKind(url, null);
+    expect(urls).toHaveLength(20_001);
+    expect(performance.now() - started).toBeLessThan(1000);
   });
 });
 

@@ -28,6 +28,9 @@ const KIND_PATTERNS: ReadonlyArray<readonly [Exclude<LinkKind, "other">, RegExp]
   ],
 ];
 const TRACKING_PARAM = /^utm_/i;
+/** Help, documentation and blog pages: their URLs name a topic ("/help/login"), not an action. */
+const TOPIC_URL =
+  /^(?:[^/?#]*\.)?(?:help|support|docs?|kb|faq|blog|community|aide|ayuda|ajuda|hilfe)\.|\/(?:help|hc|support|docs?|documentation|kb|faqs?|articles?|blog|guides?|learn|community|aide|ayuda|ajuda|hilfe)(?:[/?#]|$)/i;
 
 /** The kind named by one piece of text, by precedence; null when none applies. */
 export function kindOf(text: string): LinkKind | null {
@@ -45,7 +48,8 @@ function decode(part: string): string {
 
 /**
  * The kind of one link: the anchor text decides first; then the URL's host, path and fragment;
- * then its query string (without utm_* parameters); else `other`.
+ * then its query string (without utm_* parameters); else `other`. The URL of a help, docs or
+ * blog page is not read at all.
  */
 export function linkKind(url: string, text: string | null): LinkKind {
   if (text !== null) {
@@ -53,6 +57,7 @@ export function linkKind(url: string, text: string | null): LinkKind {
     if (fromText !== null) return fromText;
   }
   const rest = url.slice(url.indexOf("//") + 2);
+  if (TOPIC_URL.test(rest)) return "other";
   const q = rest.indexOf("?");
   const h = rest.indexOf("#");
   let location = rest;

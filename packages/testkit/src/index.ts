@@ -10,3 +10,4 @@ export { startTestS3, type TestS3 } from "./s3";
 /** A Redis key prefix (BullMQ queues, pub/sub channels) no other test uses. */
 export const uniqueRedisPrefix = () => `mailstop-test-${randomBytes(5).toString("hex")}`;
 export { SmtpDialogue, smtpTransport, eventually, type SmtpResponse } from "./smtp";
+export { startTestRedis, type TestRedis } from "./redis";

@@ -12,6 +12,8 @@ import { freePort } from "./test-server";
 export interface TestS3 {
   endpoint: string;
   port: number;
+  /** Where s3rver keeps the objects (one file per object, plus metadata files). */
+  directory: string;
   settings: S3Settings;
   /** The S3_* variables that point mailstop at it. */
   env: Record<string, string>;
@@ -20,7 +22,7 @@ export interface TestS3 {
 }
 
 /** Starts an S3 server on `port` (a free one by default), reusing `directory` when given. */
-export async function startTestS3(options: { port?: number; directory?: string; bucket?: string } = {}): Promise<TestS3 & { directory: string }> {
+export async function startTestS3(options: { port?: number; directory?: string; bucket?: string } = {}): Promise<TestS3> {
   const directory = options.directory ?? (await mkdtemp(join(tmpdir(), "mailstop-s3-")));
   const port = options.port ?? (await freePort());
   const server = new S3rver({ port, address: "127.0.0.1", silent: true, directory, allowMismatchedSignatures: true });

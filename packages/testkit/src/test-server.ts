@@ -71,11 +71,11 @@ export interface TestServer {
  * admin API enabled and logs captured (never printed).
  */
 export async function startTestServer(
-  options: { target?: Target; env?: Record<string, string>; databaseUrl?: string; mail?: boolean } = {},
+  options: { target?: Target; env?: Record<string, string>; databaseUrl?: string; mail?: boolean; s3?: TestS3 } = {},
 ): Promise<TestServer> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const s3 = options.mail ? await startTestS3() : null;
+  const s3 = options.s3 ?? (options.mail ? await startTestS3() : null);
   const mailEnv: Record<string, string> =
     s3 === null
       ? {}

@@ -1,0 +1,108 @@
+import { readdir } from "node:fs/promises";
+import { newId } from "@mailstop/core";
+import {
+  SmtpDialogue,
+  type TestProject,
+  type TestRedis,
+  type TestServer,
+  eventually,
+  startTestRedis,
+  startTestS3,
+  startTestServer,
+  uniqueTag,
+} from "@mailstop/testkit";
+
+/** Raw sources the object store holds for a project (s3rver keeps objects as files). */
+async function rawObjects(directory: string, projectId: string): Promise<string[]> {
+  const files = await readdir(directory, { recursive: true }).catch(() => [] as string[]);
+  return files.filter((file) => file.includes(`projects/${projectId}/tx/`) && file.endsWith("raw.eml._S3rver_object"));
+}
+
+async function send(port: number, to: string, subject: string) {
+  const { dialogue } = await SmtpDialogue.open(port);
+  try {
+    await dialogue.command("EHLO test.example");
+    await dialogue.command("MAIL FROM:<sender@x.test>");
+    const rcpt = await dialogue.command(`RCPT TO:<${to}>`);
+    if (rcpt.code !== 250) return rcpt;
+    await dialogue.command("DATA");
+    dialogue.write(`Subject: ${subject}\r\nMessage-ID: <${subject.replace(/ /g, "-")}@x.test>\r\n\r\nbody\r\n`);
+    return await dialogue.command(".", 15_000);
+  } finally {
+    dialogue.close();
+  }
+}
+
+async function createInbox(project: TestProject) {
+  const { data, error } = await project.client.POST("/v1/inboxes", { body: { tag: uniqueTag("durable") } });
+  if (error || !data) throw new Error(JSON.stringify(error));
+  return data;
+}
+
+describe("durability: 250 only once the message is stored and queued", () => {
+  it("answers 451 4.3.0 with nothing stored while the object store is down; the retry after recovery is stored once", async () => {
+    const s3 = await startTestS3();
+    const server = await startTestServer({ mail: true, s3 });
+    let restarted: Awaited<ReturnType<typeof startTestS3>> | undefined;
+    try {
+      const project = await server.bootstrap();
+      const inbox = await createInbox(project);
+      const subject = `S3 outage ${newId("message")}`;
+
+      await s3.stop({ keepData: true });
+      const refused = await send(server.smtp!.receiving, inbox.address, subject);
+      expect(refused).toEqual({ code: 451, text: expect.stringMatching(/^4\.3\.0 /) });
+
+      restarted = await startTestS3({ port: s3.port, directory: s3.directory });
+      const accepted = await send(server.smtp!.receiving, inbox.address, subject);
+      expect(accepted.code).toBe(250);
+      await eventually(() => server.db.selectFrom("messages").select("id").where("inbox_id", "=", inbox.id).executeTakeFirst(), { what: "the retried message" });
+      expect(await server.db.selectFrom("messages").select("subject").where("inbox_id", "=", inbox.id).execute()).toEqual([{ subject }]);
+      expect(await rawObjects(s3.directory, project.projectId)).toHaveLength(1);
+    } finally {
+      await server.stop();
+      await restarted?.stop();
+    }
+  });
+
+  describe("with Redis down", () => {
+    let redis: TestRedis;
+    let server: TestServer;
+
+    beforeAll(async () => {
+      redis = await startTestRedis();
+      server = await startTestServer({ mail: true, env: { REDIS_URL: redis.url } });
+    });
+    afterAll(async () => {
+      await server.stop();
+      await redis.kill();
+    });
+
+    it("answers 451 4.3.0 and removes the stored raw source; after recovery the retry is stored once", async () => {
+      const project = await server.bootstrap();
+      const inbox = await createInbox(project);
+      const subject = `Redis outage ${newId("message")}`;
+
+      await redis.kill();
+      const refused = await send(server.smtp!.receiving, inbox.address, subject);
+      expect(refused).toEqual({ code: 451, text: expect.stringMatching(/^4\.3\.0 /) });
+      expect(await rawObjects(server.s3!.directory, project.projectId)).toEqual([]);
+
+      await redis.restart();
+      const accepted = await eventually(
+        async () => {
+          const reply = await send(server.smtp!.receiving, inbox.address, subject);
+          return reply.code === 250 ? reply : null;
+        },
+        { timeoutMs: 15_000, what: "a 250 once Redis is back" },
+      );
+      expect(accepted.code).toBe(250);
+      await eventually(() => server.db.selectFrom("messages").select("id").where("inbox_id", "=", inbox.id).executeTakeFirst(), {
+        timeoutMs: 15_000,
+        what: "the retried message",
+      });
+      expect(await server.db.selectFrom("messages").select("subject").where("inbox_id", "=", inbox.id).execute()).toEqual([{ subject }]);
+      expect(await rawObjects(server.s3!.directory, project.projectId)).toHaveLength(1);
+    });
+  });
+});
