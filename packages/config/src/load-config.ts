@@ -19,6 +19,7 @@ export interface Config {
   databaseUrl: string | null;
   redisUrl: string | null;
   redisPrefix: string;
+  jobLockMs: number;
   dataDir: string;
   s3: { endpoint: string; accessKey: string | null; secretKey: string | null; bucket: string; region: string } | null;
   smtp: { port: number; capturePort: number; maxMessageBytes: number; simDelayMs: number; tls: { certFile: string; keyFile: string } | null };
@@ -69,6 +70,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     databaseUrl: raw.DATABASE_URL ?? null,
     redisUrl: raw.REDIS_URL ?? null,
     redisPrefix: raw.MAILSTOP_REDIS_PREFIX,
+    jobLockMs: raw.MAILSTOP_JOB_LOCK_MS,
     dataDir: raw.MAILSTOP_DATA_DIR,
     s3:
       s3Endpoint === undefined

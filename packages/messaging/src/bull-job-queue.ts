@@ -66,8 +66,9 @@ export function startBullWorker(
   connection: Redis,
   prefix: string,
   handlers: JobHandlers,
-  options: { concurrency: number; logger: Logger },
+  options: { concurrency: number; logger: Logger; lockDurationMs?: number },
 ): JobWorker {
+  const lockDuration = options.lockDurationMs ?? 30_000;
   const names = Object.keys(handlers) as JobName[];
   const queueNames = [...new Set(names.map((name) => JOB_OPTIONS[name].queue))];
   const workers = queueNames.map((queueName) => {
@@ -89,7 +90,17 @@ export function startBullWorker(
           throw error;
         }
       },
-      { connection, prefix, concurrency: options.concurrency },
+      {
+        connection,
+        prefix,
+        concurrency: options.concurrency,
+        // A crashed worker's jobs return to the queue once its lock expires. They are retried
+        // (idempotently) many times rather than failed after one stall: accepted mail is never
+        // left unparsed because a worker crashed twice.
+        lockDuration,
+        stalledInterval: lockDuration,
+        maxStalledCount: 10,
+      },
     );
     worker.on("failed", (job, error) => {
       options.logger.warn({ err: error, job: job?.name, job_id: job?.id, attempt: job?.attemptsMade }, "job failed");

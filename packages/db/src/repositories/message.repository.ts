@@ -62,7 +62,11 @@ export async function storeMessageCopies(
   },
 ): Promise<StoredCopy[]> {
   if (input.copies.length === 0) return [];
+  // Inbox rows are updated in id order, so two transactions sharing inboxes never deadlock.
+  const copies = [...input.copies].sort((a, b) => (a.inboxId < b.inboxId ? -1 : a.inboxId > b.inboxId ? 1 : 0));
   return db.transaction().execute(async (trx) => {
+    // No row lock: an inbox deleted after this read fails the insert's foreign key, and the
+    // retried job then skips it; the counter update below conflicts only with other counters.
     const inboxes = await trx
       .selectFrom("inboxes")
       .select(["id", "retention_seconds"])
@@ -70,15 +74,14 @@ export async function storeMessageCopies(
       .where(
         "id",
         "in",
-        input.copies.map((copy) => copy.inboxId),
+        copies.map((copy) => copy.inboxId),
       )
-      .forShare()
       .execute();
     const retention = new Map(inboxes.map((row) => [row.id, row.retention_seconds]));
     const { content } = input;
     const stored: StoredCopy[] = [];
 
-    for (const copy of input.copies) {
+    for (const copy of copies) {
       const retentionSeconds = retention.get(copy.inboxId);
       if (retentionSeconds === undefined) continue;
       const inserted = await trx

@@ -20,7 +20,11 @@ export function parserModule(context: RuntimeContext): ServiceModule {
   return {
     name: "parser",
     async start() {
-      worker = startBullWorker(redis.newBlocking(), context.config.redisPrefix, jobs, { concurrency: PARSER_CONCURRENCY, logger: context.logger });
+      worker = startBullWorker(redis.newBlocking(), context.config.redisPrefix, jobs, {
+        concurrency: PARSER_CONCURRENCY,
+        logger: context.logger,
+        lockDurationMs: context.config.jobLockMs,
+      });
     },
     async stop() {
       await worker?.close();
