@@ -1,7 +1,9 @@
 import { createLogger } from "@mailstop/logging";
 import { freePort, runRedisUrl, uniqueRedisPrefix } from "@mailstop/testkit";
 import type { Redis } from "ioredis";
+import { Queue } from "bullmq";
 import { BullJobQueue, startBullWorker } from "./bull-job-queue";
+import { PermanentJobError } from "./job-queue";
 import type { ArrivalEvent, ParseMessageJob } from "./catalog";
 import { createRedis } from "./redis-connection";
 import { RedisBus } from "./redis-bus";
@@ -72,6 +74,69 @@ describe("BullMQ job queue", () => {
       expect(seen).toEqual(["tx-a", "tx-b"]);
     } finally {
       await worker.close();
+      await queue.close();
+    }
+  });
+
+  it("retries a failing job with backoff until it succeeds", async () => {
+    const prefix = uniqueRedisPrefix();
+    const queue = new BullJobQueue(redis("command"), prefix);
+    const attempts: number[] = [];
+    let done: (attempt: number) => void = () => undefined;
+    const finished = deadline<number>(10_000, (resolve) => (done = resolve));
+    const worker = startBullWorker(
+      redis("blocking"),
+      prefix,
+      {
+        "parse-message": async (_payload, attempt) => {
+          attempts.push(attempt);
+          if (attempt < 3) throw new Error("object store briefly unreachable");
+          done(attempt);
+        },
+      },
+      { concurrency: 1, logger },
+    );
+    try {
+      await queue.enqueue("parse-message", job("tx-retry"), { jobId: "tx-retry" });
+      expect(await finished).toBe(3);
+      expect(attempts).toEqual([1, 2, 3]);
+    } finally {
+      await worker.close();
+      await queue.close();
+    }
+  });
+
+  it("keeps a job that fails for good visible in the failed set, with its reason, instead of dropping it", async () => {
+    const prefix = uniqueRedisPrefix();
+    const queue = new BullJobQueue(redis("command"), prefix);
+    const attempts: number[] = [];
+    const worker = startBullWorker(
+      redis("blocking"),
+      prefix,
+      {
+        "parse-message": async (_payload, attempt) => {
+          attempts.push(attempt);
+          throw new PermanentJobError("raw source is gone");
+        },
+      },
+      { concurrency: 1, logger },
+    );
+    const inspect = new Queue("ingest", { connection: redis("blocking"), prefix });
+    try {
+      await queue.enqueue("parse-message", job("tx-gone"), { jobId: "tx-gone" });
+      const failed = await deadline<{ id?: string; failedReason: string }>(10_000, (resolve) => {
+        const poll = async () => {
+          const [first] = await inspect.getFailed();
+          if (first) resolve(first);
+          else setTimeout(() => void poll(), 20);
+        };
+        void poll();
+      });
+      expect(failed).toMatchObject({ id: "tx-gone", failedReason: "raw source is gone" });
+      expect(attempts).toEqual([1]);
+    } finally {
+      await worker.close();
+      await inspect.close();
       await queue.close();
     }
   });

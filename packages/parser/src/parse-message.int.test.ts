@@ -132,6 +132,18 @@ describe("parse-message job", () => {
     expect(await server.db.selectFrom("messages").select("id").where("inbox_id", "=", inbox.id).execute()).toEqual([]);
   });
 
+  it("stores a source mailparser cannot parse as a raw-only message, with the parse failure recorded", async () => {
+    const inbox = await createInbox();
+    // mailsplit refuses a MIME header block over its size limit.
+    const raw = `Subject: unreadable\r\nX-Huge: ${"a".repeat(3 * 1024 * 1024)}\r\n\r\nbody\r\n`;
+    const job = await stagedJob(inbox.id, raw);
+    await parseMessageJob(deps)(job);
+    const row = await server.db.selectFrom("messages").selectAll().where("inbox_id", "=", inbox.id).executeTakeFirstOrThrow();
+    expect(row.parse_error).toMatch(/header size/i);
+    expect(row).toMatchObject({ subject: "", codes: [], size: raw.length });
+    expect((await bytesOf(row.raw_key)).length).toBe(raw.length);
+  });
+
   it("keeps a message with no text part readable, with text null and no text part stored", async () => {
     const inbox = await createInbox();
     const subject = `Html only ${newId("message")}`;
