@@ -45,6 +45,20 @@ function envelopeFrom(session: SMTPServerSession): string | null {
   return session.envelope.mailFrom === false ? null : session.envelope.mailFrom.address || null;
 }
 
+/** DATA on either listener: collect, make durable, then `250` naming the transaction. */
+function onDataFor(deps: SmtpEdgeDeps, kind: "received" | "captured"): NonNullable<SMTPServerOptions["onData"]> {
+  return (stream, session, callback) => {
+    reply(
+      collectData(stream).then(async (raw) => {
+        const recipients = accepted.get(session.envelope) ?? [];
+        const transactionId = await acceptTransaction(deps, { kind, raw, envelopeFrom: envelopeFrom(session), recipients });
+        return `2.0.0 Ok: ${kind === "captured" ? "captured" : "queued"} as ${transactionId}`;
+      }),
+      callback,
+    );
+  };
+}
+
 /** The receiving edge (MX): existing inboxes only, `sim.*` behaviours, no AUTH. */
 export function createReceivingServer(deps: SmtpEdgeDeps, tls: TlsCredentials): SMTPServer {
   return new SMTPServer({
@@ -56,20 +70,7 @@ export function createReceivingServer(deps: SmtpEdgeDeps, tls: TlsCredentials): 
         callback,
       );
     },
-    onData(stream, session, callback) {
-      reply(
-        collectData(stream).then(async (raw) => {
-          const transactionId = await acceptTransaction(deps, {
-            kind: "received",
-            raw,
-            envelopeFrom: envelopeFrom(session),
-            recipients: accepted.get(session.envelope) ?? [],
-          });
-          return `2.0.0 Ok: queued as ${transactionId}`;
-        }),
-        callback,
-      );
-    },
+    onData: onDataFor(deps, "received"),
   });
 }
 
@@ -110,19 +111,6 @@ export function createCaptureServer(deps: SmtpEdgeDeps, tls: TlsCredentials): SM
         callback,
       );
     },
-    onData(stream, session, callback) {
-      reply(
-        collectData(stream).then(async (raw) => {
-          const transactionId = await acceptTransaction(deps, {
-            kind: "captured",
-            raw,
-            envelopeFrom: envelopeFrom(session),
-            recipients: accepted.get(session.envelope) ?? [],
-          });
-          return `2.0.0 Ok: captured as ${transactionId}`;
-        }),
-        callback,
-      );
-    },
+    onData: onDataFor(deps, "captured"),
   });
 }
