@@ -1,8 +1,9 @@
+import { createHash, randomBytes } from "node:crypto";
 import { Readable } from "node:stream";
 import { MailstopError } from "@mailstop/core";
 import { type TestS3, startTestS3 } from "@mailstop/testkit";
 import { blobKeys } from "./blob-keys";
-import { S3BlobStore } from "./s3-blob-store";
+import { PART_BYTES, S3BlobStore } from "./s3-blob-store";
 
 let s3: TestS3;
 let store: S3BlobStore;
@@ -32,6 +33,32 @@ describe("S3BlobStore against an S3 server", () => {
     expect(await read(await store.get("a/buffer"))).toBe("hello");
     expect(await read(await store.get("a/stream"))).toBe("hello world");
     expect(await store.stat("a/stream")).toEqual({ size: 11 });
+  });
+
+  it("streams a body larger than one part as a multipart upload, byte for byte", async () => {
+    const size = 2 * PART_BYTES + 12_345;
+    const produced = createHash("sha256");
+    // Produced lazily in odd-sized chunks, so parts are cut across chunk boundaries.
+    const source = Readable.from(
+      (function* () {
+        for (let sent = 0; sent < size; ) {
+          const chunk = randomBytes(Math.min(777_777, size - sent));
+          produced.update(chunk);
+          sent += chunk.length;
+          yield chunk;
+        }
+      })(),
+    );
+    expect(await store.put("big/object", source, { contentType: "application/pdf" })).toEqual({ size });
+    expect(await store.stat("big/object")).toEqual({ size });
+    const read = createHash("sha256");
+    for await (const chunk of (await store.get("big/object"))!) read.update(chunk as Buffer);
+    expect(read.digest("hex")).toBe(produced.digest("hex"));
+  });
+
+  it("stores an empty stream as an empty object", async () => {
+    expect(await store.put("empty/object", Readable.from([]))).toEqual({ size: 0 });
+    expect(await store.stat("empty/object")).toEqual({ size: 0 });
   });
 
   it("answers null for a missing object", async () => {

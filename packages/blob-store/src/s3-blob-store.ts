@@ -21,18 +21,33 @@ function unavailable(action: string, error: unknown): MailstopError {
   return new MailstopError("storage_unavailable", `The object store could not ${action}; retry shortly.`, { cause: error });
 }
 
+/** S3's smallest part (all but the last); also the most this adapter holds of one body. */
+export const PART_BYTES = 5 * 1024 * 1024;
+
 /**
- * The whole body as one buffer. minio reads any object up to its part size (64 MiB) into
- * memory before sending it anyway, and for a stream of unknown length it starts a multipart
- * upload (three requests or more, and not implemented by every S3 server). mailstop's objects
- * are bounded by MAILSTOP_MAX_MESSAGE_BYTES, so one PUT with a known length is both cheaper and
- * no larger in memory.
+ * Cuts a stream into parts of exactly PART_BYTES (the last one shorter), holding at most one
+ * part in memory. Written here because minio, for a stream, either reads up to 64 MiB into
+ * memory or starts with a ListMultipartUploads call that not every S3 server implements.
  */
-async function bufferOf(body: Readable | Buffer): Promise<Buffer> {
-  if (Buffer.isBuffer(body)) return body;
-  const chunks: Buffer[] = [];
-  for await (const chunk of body) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string));
-  return Buffer.concat(chunks);
+async function* partsOf(body: Readable): AsyncGenerator<Buffer> {
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  for await (const raw of body) {
+    let chunk = Buffer.isBuffer(raw) ? raw : Buffer.from(raw as string);
+    while (pendingBytes + chunk.length >= PART_BYTES) {
+      const take = PART_BYTES - pendingBytes;
+      pending.push(chunk.subarray(0, take));
+      yield Buffer.concat(pending);
+      pending = [];
+      pendingBytes = 0;
+      chunk = chunk.subarray(take);
+    }
+    if (chunk.length > 0) {
+      pending.push(chunk);
+      pendingBytes += chunk.length;
+    }
+  }
+  if (pendingBytes > 0 || pending.length === 0) yield Buffer.concat(pending);
 }
 
 /** The BlobStore over any S3 server (MinIO, AWS S3, R2, s3rver) through the minio client. */
@@ -67,14 +82,48 @@ export class S3BlobStore implements BlobStore {
     }
   }
 
+  /**
+   * One PUT with a known length for a buffer or a stream that fits in one part (nearly all
+   * mail); a larger stream goes up as a multipart upload, one part in memory at a time.
+   */
   async put(key: string, body: Readable | Buffer, options: { contentType?: string } = {}): Promise<{ size: number }> {
-    const bytes = await bufferOf(body);
+    const contentType = options.contentType ?? "application/octet-stream";
+    if (Buffer.isBuffer(body)) return this.putOnce(key, body, contentType);
+    const parts = partsOf(body);
+    const first = (await parts.next()).value as Buffer;
+    if (first.length < PART_BYTES) return this.putOnce(key, first, contentType);
+    return this.putInParts(key, first, parts, contentType);
+  }
+
+  private async putOnce(key: string, bytes: Buffer, contentType: string): Promise<{ size: number }> {
     try {
-      await this.client.putObject(this.bucket, key, bytes, bytes.length, { "Content-Type": options.contentType ?? "application/octet-stream" });
+      await this.client.putObject(this.bucket, key, bytes, bytes.length, { "Content-Type": contentType });
     } catch (error) {
       throw unavailable("store an object", error);
     }
     return { size: bytes.length };
+  }
+
+  private async putInParts(key: string, first: Buffer, rest: AsyncGenerator<Buffer>, contentType: string): Promise<{ size: number }> {
+    let uploadId: string | undefined;
+    try {
+      uploadId = await this.client.initiateNewMultipartUpload(this.bucket, key, { "Content-Type": contentType });
+      const etags: { part: number; etag: string }[] = [];
+      let size = 0;
+      let part: Buffer | undefined = first;
+      for (let number = 1; part !== undefined && part.length > 0; number++) {
+        const { etag } = await this.client.uploadPart({ bucketName: this.bucket, objectName: key, uploadID: uploadId, partNumber: number, headers: {} }, part);
+        etags.push({ part: number, etag });
+        size += part.length;
+        part = (await rest.next()).value as Buffer | undefined;
+      }
+      await this.client.completeMultipartUpload(this.bucket, key, uploadId, etags);
+      return { size };
+    } catch (error) {
+      if (uploadId !== undefined) await this.client.abortMultipartUpload(this.bucket, key, uploadId).catch(() => undefined);
+      if (error instanceof MailstopError) throw error;
+      throw unavailable("store an object", error);
+    }
   }
 
   async copy(source: string, target: string): Promise<void> {

@@ -91,6 +91,23 @@ describe("parse-message job", () => {
     expect(attachments[0]!.id).toMatch(/^att_[0-9a-z]{26}$/);
   });
 
+  it("streams an attachment larger than one upload part to the store intact", async () => {
+    const inbox = await createInbox();
+    const subject = `Large ${newId("message")}`;
+    const archive = randomBytes(11 * 1024 * 1024);
+    await smtpTransport(server.smtp!.receiving).sendMail({
+      from: "a@b.test",
+      to: inbox.address,
+      subject,
+      text: "attached",
+      attachments: [{ filename: "dump.bin", content: archive, contentType: "application/octet-stream" }],
+    });
+    const row = await storedCopy(inbox.id, subject);
+    const [attachment] = await server.db.selectFrom("attachments").selectAll().where("message_id", "=", row.id).execute();
+    expect(attachment?.size).toBe(archive.length);
+    expect((await bytesOf(attachment!.blob_key)).equals(archive)).toBe(true);
+  }, 60_000);
+
   it("extracts codes and the headers as decoded pairs", async () => {
     const inbox = await createInbox();
     const subject = `Código ${newId("message")}`;
