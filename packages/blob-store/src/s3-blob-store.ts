@@ -166,11 +166,14 @@ export class S3BlobStore implements BlobStore {
 
   async delete(keys: readonly string[]): Promise<void> {
     if (keys.length === 0) return;
+    let failures: unknown[];
     try {
-      await this.client.removeObjects(this.bucket, [...keys]);
+      // minio reports per-key failures in the result (quiet mode), not by throwing.
+      failures = (await this.client.removeObjects(this.bucket, [...keys])).filter((entry) => entry && "Error" in entry);
     } catch (error) {
       throw unavailable("delete objects", error);
     }
+    if (failures.length > 0) throw unavailable("delete objects", failures);
   }
 
   async presignGet(key: string, ttlSeconds: number, options: { filename?: string; contentType?: string } = {}): Promise<string> {

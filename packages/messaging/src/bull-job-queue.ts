@@ -25,12 +25,15 @@ export class BullJobQueue implements JobQueue {
   constructor(
     private readonly connection: Redis,
     private readonly prefix: string,
+    private readonly logger: Logger,
   ) {}
 
   private queue(name: string): Queue {
     let queue = this.queues.get(name);
     if (!queue) {
       queue = new Queue(name, { connection: this.connection, prefix: this.prefix });
+      // Without a listener BullMQ prints connection errors to the console, outside the log.
+      queue.on("error", (error) => this.logger.warn({ err: error, queue: name }, "job queue error"));
       this.queues.set(name, queue);
     }
     return queue;

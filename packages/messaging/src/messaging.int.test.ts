@@ -49,7 +49,7 @@ function deadline<T>(ms: number, register: (resolve: (value: T) => void) => void
 describe("BullMQ job queue", () => {
   it("delivers an enqueued job to the worker, once per job id", async () => {
     const prefix = uniqueRedisPrefix();
-    const queue = new BullJobQueue(redis("command"), prefix);
+    const queue = new BullJobQueue(redis("command"), prefix, logger);
     const seen: string[] = [];
     let done: (id: string) => void = () => undefined;
     const worker = startBullWorker(
@@ -80,7 +80,7 @@ describe("BullMQ job queue", () => {
 
   it("retries a failing job with backoff until it succeeds", async () => {
     const prefix = uniqueRedisPrefix();
-    const queue = new BullJobQueue(redis("command"), prefix);
+    const queue = new BullJobQueue(redis("command"), prefix, logger);
     const attempts: number[] = [];
     let done: (attempt: number) => void = () => undefined;
     const finished = deadline<number>(10_000, (resolve) => (done = resolve));
@@ -108,7 +108,7 @@ describe("BullMQ job queue", () => {
 
   it("keeps a job that fails for good visible in the failed set, with its reason, instead of dropping it", async () => {
     const prefix = uniqueRedisPrefix();
-    const queue = new BullJobQueue(redis("command"), prefix);
+    const queue = new BullJobQueue(redis("command"), prefix, logger);
     const attempts: number[] = [];
     const worker = startBullWorker(
       redis("blocking"),
@@ -142,14 +142,14 @@ describe("BullMQ job queue", () => {
   });
 
   it("refuses a payload that breaks its schema before it reaches Redis", async () => {
-    const queue = new BullJobQueue(redis("command"), uniqueRedisPrefix());
+    const queue = new BullJobQueue(redis("command"), uniqueRedisPrefix(), logger);
     await expect(queue.enqueue("parse-message", { ...job("tx-c"), deliveries: [] })).rejects.toThrow(/invalid parse-message payload/);
     await queue.close();
   });
 
   it("fails fast, not hanging, when Redis is unreachable", async () => {
     const dead = `redis://127.0.0.1:${await freePort()}`;
-    const queue = new BullJobQueue(redis("command", dead), uniqueRedisPrefix());
+    const queue = new BullJobQueue(redis("command", dead), uniqueRedisPrefix(), logger);
     const started = Date.now();
     await expect(queue.enqueue("parse-message", job("tx-d"))).rejects.toThrow();
     expect(Date.now() - started).toBeLessThan(5000);
@@ -170,6 +170,17 @@ describe("Redis bus", () => {
     expect(await arrival).toEqual({ inbox_id: "ibx_a", message_id: "msg_1", seq: "7" });
     expect(other).toEqual([]);
     await unsubscribe();
+    // After unsubscribing nothing more arrives. Redis delivers one connection's publishes in
+    // order, so once the marker published after it is heard, ibx_a's would have been too.
+    const heard: ArrivalEvent[] = [];
+    got = (event) => heard.push(event);
+    let heardMarker: (event: ArrivalEvent) => void = () => undefined;
+    const marker = deadline<ArrivalEvent>(5000, (resolve) => (heardMarker = resolve));
+    await bus.subscribeArrivals("ibx_c", (event) => heardMarker(event));
+    await bus.publishArrival({ inbox_id: "ibx_a", message_id: "msg_2", seq: "8" });
+    await bus.publishArrival({ inbox_id: "ibx_c", message_id: "msg_3", seq: "9" });
+    await marker;
+    expect(heard).toEqual([]);
     await bus.close();
   });
 });

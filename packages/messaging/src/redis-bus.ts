@@ -8,6 +8,8 @@ import type { Bus } from "./bus";
  */
 export class RedisBus implements Bus {
   private readonly handlers = new Map<string, Set<(event: ArrivalEvent) => void>>();
+  /** The SUBSCRIBE of each channel, awaited by every subscriber so none returns before it is live. */
+  private readonly subscribed = new Map<string, Promise<unknown>>();
   private subscriber: Redis | undefined;
 
   constructor(
@@ -30,8 +32,19 @@ export class RedisBus implements Bus {
       subscriber.on("message", (channel: string, message: string) => {
         const listeners = this.handlers.get(channel);
         if (!listeners) return;
-        const event = JSON.parse(message) as ArrivalEvent;
-        for (const listener of listeners) listener(event);
+        let event: ArrivalEvent;
+        try {
+          event = JSON.parse(message) as ArrivalEvent;
+        } catch {
+          return;
+        }
+        for (const listener of listeners) {
+          try {
+            listener(event);
+          } catch {
+            // One listener's failure must not keep the arrival from the others.
+          }
+        }
       });
       this.subscriber = subscriber;
     }
@@ -44,13 +57,25 @@ export class RedisBus implements Bus {
     if (!listeners) {
       listeners = new Set();
       this.handlers.set(channel, listeners);
-      await this.ensureSubscriber().subscribe(channel);
+      this.subscribed.set(channel, this.ensureSubscriber().subscribe(channel));
     }
     listeners.add(handler);
+    try {
+      await this.subscribed.get(channel);
+    } catch (error) {
+      // A failed SUBSCRIBE must not leave the channel looking subscribed to later callers.
+      listeners.delete(handler);
+      if (listeners.size === 0) {
+        this.handlers.delete(channel);
+        this.subscribed.delete(channel);
+      }
+      throw error;
+    }
     return async () => {
       const current = this.handlers.get(channel);
       if (!current?.delete(handler) || current.size > 0) return;
       this.handlers.delete(channel);
+      this.subscribed.delete(channel);
       await this.subscriber?.unsubscribe(channel);
     };
   }

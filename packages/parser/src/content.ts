@@ -35,8 +35,26 @@ function first(value: unknown): string | null {
   return typeof text === "string" && text.trim() !== "" ? text.trim() : null;
 }
 
+/**
+ * A copy of `value` with every U+0000 replaced by U+FFFD. Decoded mail can carry NUL (`=00`
+ * in quoted-printable, an encoded word, mislabelled UTF-16), which PostgreSQL's text and jsonb
+ * refuse: without this, an accepted message could never be stored.
+ */
+export function withoutNul<T>(value: T): T {
+  if (typeof value === "string") return value.replace(/\u0000/g, "\uFFFD") as T;
+  if (Array.isArray(value)) return value.map(withoutNul) as T;
+  if (value !== null && typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype) {
+    return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, withoutNul(entry)])) as T;
+  }
+  return value;
+}
+
 /** Everything the message view and matching need, derived from one read of the raw source. */
 export function buildContent(read: ReadMessage, parts: MessageParts, attachments: (AttachmentMeta & { blobKey: string })[]): ParsedContent {
+  return withoutNul(contentOf(read, parts, attachments));
+}
+
+function contentOf(read: ReadMessage, parts: MessageParts, attachments: (AttachmentMeta & { blobKey: string })[]): ParsedContent {
   const headers: [string, string][] = read.headerLines.map((entry) => [entry.key.toLowerCase(), headerValue(entry.line)]);
   const subject = first(read.headers.get("subject")) ?? "";
   const { codes, links } = extract({ subject, text: read.text, html: read.html, listUnsubscribe: listUnsubscribeUrls(headers) });
@@ -73,7 +91,7 @@ export function unparsedContent(reason: string): ParsedContent {
     parts: {},
     codes: [],
     links: [],
-    parseError: reason.slice(0, 1000),
+    parseError: withoutNul(reason.slice(0, 1000)),
     attachments: [],
   };
 }

@@ -144,9 +144,14 @@ describe("parse-message job", () => {
   it("fails for good, storing nothing, when the raw source is gone (a transaction the edge refused)", async () => {
     const inbox = await createInbox();
     const job = await stagedJob(inbox.id, "Subject: gone\r\n\r\nx\r\n");
+    const captureAddress = `gone-${newId("message").slice(-8)}@capture.example`;
+    job.deliveries[0]!.recipients.push({ address: captureAddress, inbox_id: null, sim: null });
     await deps.blobs.delete([job.deliveries[0]!.raw_key]);
     await expect(parseMessageJob(deps)(job)).rejects.toBeInstanceOf(PermanentJobError);
     expect(await server.db.selectFrom("messages").select("id").where("inbox_id", "=", inbox.id).execute()).toEqual([]);
+    // No capture inbox appears for mail that was never accepted.
+    const captured = await server.db.selectFrom("inboxes").select("id").where("project_id", "=", project.projectId).where("tag", "like", "capture.capture.example.%").execute();
+    expect(captured).toEqual([]);
   });
 
   it("stores a source mailparser cannot parse as a raw-only message, with the parse failure recorded", async () => {
@@ -159,6 +164,17 @@ describe("parse-message job", () => {
     expect(row.parse_error).toMatch(/header size/i);
     expect(row).toMatchObject({ subject: "", codes: [], size: raw.length });
     expect((await bytesOf(row.raw_key)).length).toBe(raw.length);
+  });
+
+  it("stores a message whose decoded text holds NUL characters, replacing them", async () => {
+    const inbox = await createInbox();
+    const raw = "Subject: =?utf-8?q?a=00b?=\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\nyour code=00 is 842913\r\n";
+    await parseMessageJob(deps)(await stagedJob(inbox.id, raw));
+    const row = await server.db.selectFrom("messages").selectAll().where("inbox_id", "=", inbox.id).executeTakeFirstOrThrow();
+    expect(row.subject).toBe("a\uFFFDb");
+    expect(row.text_body).toContain("code\uFFFD is 842913");
+    expect(row.parse_error).toBeNull();
+    expect(row.codes).toEqual(["842913"]);
   });
 
   it("keeps a message with no text part readable, with text null and no text part stored", async () => {

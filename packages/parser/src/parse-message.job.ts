@@ -81,10 +81,11 @@ export function parseMessageJob(deps: ParserDeps) {
   return async (job: ParseMessageJob): Promise<void> => {
     const receivedAt = new Date(job.received_at);
     for (const delivery of job.deliveries) {
+      // Parsed first: a transaction whose raw source is gone must not leave capture inboxes behind.
+      const content = await parseDelivery(deps, job.transaction_id, delivery);
       const recipients = await Promise.all(
         delivery.recipients.map(async (recipient) => ({ ...recipient, inboxId: recipient.inbox_id ?? (await captureInbox(deps, delivery, recipient.address)) })),
       );
-      const content = await parseDelivery(deps, job.transaction_id, delivery);
       const copies = await storeMessageCopies(deps.db, {
         projectId: delivery.project_id,
         kind: job.kind,

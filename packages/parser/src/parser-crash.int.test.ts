@@ -93,5 +93,10 @@ describe("a parser killed with messages in flight", () => {
     const rows = await stored();
     expect(rows.map((row) => row.subject).sort()).toEqual([...subjects].sort());
     expect(new Set(rows.map((row) => row.raw_key)).size).toBe(MESSAGES);
+    // Counters and meters moved exactly once per message across the crash.
+    const counts = await api.db.selectFrom("inboxes").select("message_count").where("id", "=", inbox!.id).executeTakeFirstOrThrow();
+    expect(counts.message_count).toBe(MESSAGES);
+    const metered = await api.db.selectFrom("usage_counters").select("used").where("project_id", "=", project.projectId).where("metric", "=", "message.received").executeTakeFirstOrThrow();
+    expect(Number(metered.used)).toBe(MESSAGES);
   }, 120_000);
 });

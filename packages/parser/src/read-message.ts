@@ -1,4 +1,5 @@
 import type { Readable } from "node:stream";
+import { MailstopError } from "@mailstop/core";
 import { type AddressObject, type AttachmentStream, type HeaderLines, type Headers, MailParser, type MessageText } from "mailparser";
 
 export interface AttachmentMeta {
@@ -71,8 +72,10 @@ export function readMessage(raw: Readable, storeAttachment: (position: number, c
     parser.on("end", () => {
       pending.then(() => resolve(result), fail);
     });
+    // mailparser's own errors mean the source cannot be parsed; an error of the raw stream
+    // (the object store connection dropped mid-read) is transient and must be retried.
     parser.on("error", fail);
-    raw.on("error", fail);
+    raw.on("error", (error) => fail(new MailstopError("storage_unavailable", "Reading the raw source failed.", { cause: error })));
     raw.pipe(parser);
   });
 }

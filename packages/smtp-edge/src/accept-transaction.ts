@@ -4,6 +4,22 @@ import type { Delivery } from "@mailstop/messaging";
 import type { AcceptedRecipient, SmtpEdgeDeps } from "./deps";
 import { REPLY } from "./smtp-reply";
 
+/** How long the edge waits for the object store before answering 451 (a hung store must not hold DATA open). */
+export const STORE_TIMEOUT_MS = 10_000;
+
+/** Resolves when every put has settled, rejecting if any failed or the deadline passed first. */
+async function storeAll(puts: Promise<unknown>[], timeoutMs: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<"late">((resolve) => {
+    timer = setTimeout(() => resolve("late"), timeoutMs);
+  });
+  // allSettled, not all: the cleanup after a failure must not race a put still in flight.
+  const outcome = await Promise.race([Promise.allSettled(puts), deadline]).finally(() => clearTimeout(timer));
+  if (outcome === "late") throw new Error(`object store did not answer within ${timeoutMs} ms`);
+  const failed = outcome.find((result) => result.status === "rejected");
+  if (failed) throw (failed as PromiseRejectedResult).reason;
+}
+
 /** One copy per inbox (receiving) or per recipient address (capture), grouped by project. */
 function deliveriesOf(transactionId: string, recipients: readonly AcceptedRecipient[]): Delivery[] {
   const byProject = new Map<string, Delivery>();
@@ -35,7 +51,10 @@ export async function acceptTransaction(
   const transactionId = newTransactionId();
   const deliveries = deliveriesOf(transactionId, transaction.recipients);
   try {
-    await Promise.all(deliveries.map((delivery) => deps.blobs.put(delivery.raw_key, transaction.raw, { contentType: "message/rfc822" })));
+    await storeAll(
+      deliveries.map((delivery) => deps.blobs.put(delivery.raw_key, transaction.raw, { contentType: "message/rfc822" })),
+      STORE_TIMEOUT_MS,
+    );
     await deps.queue.enqueue(
       "parse-message",
       {
@@ -50,7 +69,12 @@ export async function acceptTransaction(
     );
   } catch (error) {
     deps.logger.warn({ err: error, transaction_id: transactionId }, "transaction not accepted; replied 451");
-    await deps.blobs.delete(deliveries.map((delivery) => delivery.raw_key)).catch(() => undefined);
+    // Best effort: a raw left behind here (store unreachable, or a put that lands after the
+    // deadline) has no row and no job; it is harmless and left for a sweep of row-less
+    // transaction prefixes (see docs/decisions.md).
+    await deps.blobs.delete(deliveries.map((delivery) => delivery.raw_key)).catch((error: unknown) => {
+      deps.logger.warn({ err: error, transaction_id: transactionId }, "raw source of a refused transaction not removed");
+    });
     throw REPLY.temporaryFailure();
   }
   deps.logger.info({ transaction_id: transactionId, kind: transaction.kind, size: transaction.raw.length, copies: transaction.recipients.length }, "transaction accepted");

@@ -65,6 +65,30 @@ describe("durability: 250 only once the message is stored and queued", () => {
     }
   });
 
+  it("answers RCPT with 451 4.3.0 and AUTH with 454 4.7.0, never a bounce or internal text, while the database is unreachable", async () => {
+    const server = await startTestServer({ mail: true });
+    try {
+      const project = await server.bootstrap();
+      const inbox = await createInbox(project);
+      // The edge's pool is gone: every query fails as with the database down.
+      await server.db.destroy();
+      const { dialogue } = await SmtpDialogue.open(server.smtp!.receiving);
+      await dialogue.command("EHLO test.example");
+      await dialogue.command("MAIL FROM:<a@b.test>");
+      const rcpt = await dialogue.command(`RCPT TO:<${inbox.address}>`);
+      dialogue.close();
+      expect(rcpt).toEqual({ code: 451, text: "4.3.0 Temporary local problem, please retry" });
+
+      const capture = await SmtpDialogue.open(server.smtp!.capture);
+      await capture.dialogue.command("EHLO app.example");
+      const auth = await capture.dialogue.command(`AUTH PLAIN ${Buffer.from(`\0${project.smtp.username}\0${project.smtp.password}`).toString("base64")}`);
+      capture.dialogue.close();
+      expect(auth).toEqual({ code: 454, text: "4.7.0 Temporary authentication failure, please retry" });
+    } finally {
+      await server.stop();
+    }
+  });
+
   describe("with Redis down", () => {
     let redis: TestRedis;
     let server: TestServer;

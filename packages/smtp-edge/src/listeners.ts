@@ -6,7 +6,7 @@ import { collectData } from "./collect-data";
 import type { AcceptedRecipient, SmtpEdgeDeps } from "./deps";
 import { assertUnderIngestCeiling } from "./ingest-ceiling";
 import { resolveReceivingRecipient } from "./resolve-recipient";
-import { REPLY } from "./smtp-reply";
+import { REPLY, type SmtpReply, isSmtpReply } from "./smtp-reply";
 import type { TlsCredentials } from "./tls";
 
 /** Recipients accepted at RCPT, per transaction (smtp-server makes a new envelope for each). */
@@ -18,12 +18,22 @@ function remember(session: SMTPServerSession, recipient: AcceptedRecipient): voi
   accepted.set(session.envelope, list);
 }
 
-/** Turns a promise into smtp-server's callback, sending a thrown SMTP reply as is. */
-function reply<T>(work: Promise<T>, callback: (error?: Error | null, value?: T) => void): void {
-  work.then(
-    (value) => callback(null, value),
-    (error: unknown) => callback(error instanceof Error ? error : new Error(String(error))),
-  );
+/**
+ * Turns a promise into smtp-server's callback. A thrown SMTP reply is sent as is; anything
+ * else (the database or Redis unreachable) is logged and answered with `fallback`, a 4xx: a
+ * sender must retry, never bounce, and never read our internal error text.
+ */
+function replyWith(deps: SmtpEdgeDeps, fallback: () => SmtpReply) {
+  return <T>(work: Promise<T>, callback: (error?: Error | null, value?: T) => void): void => {
+    work.then(
+      (value) => callback(null, value),
+      (error: unknown) => {
+        if (isSmtpReply(error)) return callback(error);
+        deps.logger.error({ err: error }, "smtp command failed unexpectedly; replied with a temporary failure");
+        callback(fallback());
+      },
+    );
+  };
 }
 
 function baseOptions(deps: SmtpEdgeDeps, tls: TlsCredentials, name: string): SMTPServerOptions {
@@ -47,6 +57,7 @@ function envelopeFrom(session: SMTPServerSession): string | null {
 
 /** DATA on either listener: collect, make durable, then `250` naming the transaction. */
 function onDataFor(deps: SmtpEdgeDeps, kind: "received" | "captured"): NonNullable<SMTPServerOptions["onData"]> {
+  const reply = replyWith(deps, REPLY.temporaryFailure);
   return (stream, session, callback) => {
     reply(
       collectData(stream).then(async (raw) => {
@@ -61,6 +72,7 @@ function onDataFor(deps: SmtpEdgeDeps, kind: "received" | "captured"): NonNullab
 
 /** The receiving edge (MX): existing inboxes only, `sim.*` behaviours, no AUTH. */
 export function createReceivingServer(deps: SmtpEdgeDeps, tls: TlsCredentials): SMTPServer {
+  const reply = replyWith(deps, REPLY.temporaryLocalError);
   return new SMTPServer({
     ...baseOptions(deps, tls, deps.config.mxHost),
     disabledCommands: ["AUTH"],
@@ -82,6 +94,8 @@ interface CaptureUser {
 
 /** The capture relay: AUTH required, every recipient accepted and filed, nothing delivered. */
 export function createCaptureServer(deps: SmtpEdgeDeps, tls: TlsCredentials): SMTPServer {
+  const reply = replyWith(deps, REPLY.temporaryLocalError);
+  const replyToAuth = replyWith(deps, REPLY.temporaryAuthFailure);
   return new SMTPServer({
     ...baseOptions(deps, tls, deps.config.captureHost),
     authMethods: ["PLAIN", "LOGIN"],
@@ -90,7 +104,7 @@ export function createCaptureServer(deps: SmtpEdgeDeps, tls: TlsCredentials): SM
     // is still required, and STARTTLS stays offered.
     allowInsecureAuth: true,
     onAuth(auth, _session, callback) {
-      reply(
+      replyToAuth(
         (async () => {
           const credential = auth.username ? await findSmtpCredential(deps.db, auth.username) : null;
           if (credential === null || !secretMatchesHash(auth.password ?? "", credential.passwordHash)) throw REPLY.badCredentials();

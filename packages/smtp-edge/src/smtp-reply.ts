@@ -5,6 +5,10 @@ export function smtpReply(code: number, message: string): SmtpReply {
   return Object.assign(new Error(message), { responseCode: code });
 }
 
+export function isSmtpReply(error: unknown): error is SmtpReply {
+  return error instanceof Error && typeof (error as Partial<SmtpReply>).responseCode === "number";
+}
+
 /** Every refusal the edge gives, in one place. */
 export const REPLY = {
   unknownRecipient: () => smtpReply(550, "5.1.1 No such mailbox here"),
@@ -18,4 +22,7 @@ export const REPLY = {
   badCaptureAddress: () => smtpReply(553, "5.1.3 Recipient address cannot be filed"),
   badCredentials: () => smtpReply(535, "5.7.8 Authentication credentials invalid"),
   temporaryFailure: () => smtpReply(451, "4.3.0 Temporary storage failure, please retry"),
+  /** Anything unexpected (database or Redis unreachable) while deciding: transient, text hidden. */
+  temporaryLocalError: () => smtpReply(451, "4.3.0 Temporary local problem, please retry"),
+  temporaryAuthFailure: () => smtpReply(454, "4.7.0 Temporary authentication failure, please retry"),
 };

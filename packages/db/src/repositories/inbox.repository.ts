@@ -144,18 +144,21 @@ export interface DeletedCounts {
 type InboxIdQuery = SelectQueryBuilder<Database, "inboxes", { id: string }>;
 
 /**
- * Locks the inboxes `choose` selects from the project's inboxes (skipping rows another
- * transaction holds) and hard-deletes them with their messages, in one transaction. Choosing
+ * Locks the inboxes `choose` selects from the project's inboxes (waiting for, or skipping,
+ * rows another transaction holds) and hard-deletes them with their messages, in one transaction. Choosing
  * and locking in one statement lets concurrent callers take disjoint sets: choosing ids first
  * and locking after made two concurrent cleanups pick the same batch, one of them reporting 0
  * while matches remained.
  */
-async function deleteLockedInboxes(db: Db, projectId: string, choose: (query: InboxIdQuery) => InboxIdQuery): Promise<DeletedCounts> {
+async function deleteLockedInboxes(
+  db: Db,
+  projectId: string,
+  choose: (query: InboxIdQuery) => InboxIdQuery,
+  busy: "wait" | "skip",
+): Promise<DeletedCounts> {
   return db.transaction().execute(async (trx) => {
-    const locked = await choose(trx.selectFrom("inboxes").select("id").where("project_id", "=", projectId))
-      .forUpdate()
-      .skipLocked()
-      .execute();
+    const query = choose(trx.selectFrom("inboxes").select("id").where("project_id", "=", projectId)).forUpdate();
+    const locked = await (busy === "skip" ? query.skipLocked() : query).execute();
     const ids = locked.map((row) => row.id);
     if (ids.length === 0) return { inboxesDeleted: 0, messagesDeleted: 0 };
     const messages = await trx.deleteFrom("messages").where("project_id", "=", projectId).where("inbox_id", "in", ids).executeTakeFirst();
@@ -164,12 +167,16 @@ async function deleteLockedInboxes(db: Db, projectId: string, choose: (query: In
   });
 }
 
-/** Hard-deletes one inbox of the project with its messages; zero counts when it is already gone. */
+/**
+ * Hard-deletes one inbox of the project with its messages; zero counts when it is already
+ * gone. It waits for a message being stored into the inbox rather than skipping the row, which
+ * would report a live inbox as not found.
+ */
 export async function deleteInbox(db: Db, projectId: string, id: string): Promise<DeletedCounts> {
-  return deleteLockedInboxes(db, projectId, (query) => query.where("id", "=", id));
+  return deleteLockedInboxes(db, projectId, (query) => query.where("id", "=", id), "wait");
 }
 
 /** Hard-deletes at most `limit` inboxes of the project matching `filter`, oldest first, with their messages. */
 export async function deleteMatchingInboxes(db: Db, projectId: string, filter: InboxFilter, limit: number): Promise<DeletedCounts> {
-  return deleteLockedInboxes(db, projectId, (query) => whereFilter(query, filter).orderBy("id", "asc").limit(limit));
+  return deleteLockedInboxes(db, projectId, (query) => whereFilter(query, filter).orderBy("id", "asc").limit(limit), "skip");
 }

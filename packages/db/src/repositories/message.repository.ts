@@ -65,8 +65,10 @@ export async function storeMessageCopies(
   // Inbox rows are updated in id order, so two transactions sharing inboxes never deadlock.
   const copies = [...input.copies].sort((a, b) => (a.inboxId < b.inboxId ? -1 : a.inboxId > b.inboxId ? 1 : 0));
   return db.transaction().execute(async (trx) => {
-    // No row lock: an inbox deleted after this read fails the insert's foreign key, and the
-    // retried job then skips it; the counter update below conflicts only with other counters.
+    // The inbox rows are locked before any message takes its sequence number, so within an
+    // inbox `seq` follows commit order (a stream that has read seq n never later finds a
+    // smaller one committed). FOR NO KEY UPDATE is the lock the counter update takes anyway;
+    // an inbox deleted meanwhile is simply absent and its copy skipped.
     const inboxes = await trx
       .selectFrom("inboxes")
       .select(["id", "retention_seconds"])
@@ -76,6 +78,8 @@ export async function storeMessageCopies(
         "in",
         copies.map((copy) => copy.inboxId),
       )
+      .orderBy("id")
+      .forNoKeyUpdate()
       .execute();
     const retention = new Map(inboxes.map((row) => [row.id, row.retention_seconds]));
     const { content } = input;

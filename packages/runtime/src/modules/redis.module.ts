@@ -17,7 +17,7 @@ export function redisModule(context: RuntimeContext): ServiceModule {
     blocking.push(connection);
     return connection;
   };
-  const queue = new BullJobQueue(command, redisPrefix);
+  const queue = new BullJobQueue(command, redisPrefix, context.logger);
   const bus = new RedisBus(command, newBlocking, redisPrefix);
   context.redis = { command, newBlocking, queue, bus };
   return {
