@@ -36,18 +36,21 @@ async function parseDelivery(deps: ParserDeps, transactionId: string, delivery: 
       const { size } = await deps.blobs.put(blobKeys.attachment(delivery.project_id, transactionId, position), content, { contentType });
       return size;
     });
+    // The three parts go up together: they are all on the path to the arrival being visible.
     const parts: MessageParts = {};
-    const stored = [
+    const bodies = [
       ["text", read.text, "text/plain; charset=utf-8"],
       ["html", read.html, "text/html; charset=utf-8"],
       ["headers", headerBlock(read), "text/plain; charset=utf-8"],
     ] as const;
-    for (const [part, body, contentType] of stored) {
-      if (body === null) continue;
-      const bytes = Buffer.from(body, "utf8");
-      await deps.blobs.put(key(part), bytes, { contentType });
-      parts[part] = { key: key(part), size: bytes.length };
-    }
+    await Promise.all(
+      bodies.map(async ([part, body, contentType]) => {
+        if (body === null) return;
+        const bytes = Buffer.from(body, "utf8");
+        await deps.blobs.put(key(part), bytes, { contentType });
+        parts[part] = { key: key(part), size: bytes.length };
+      }),
+    );
     return buildContent(
       read,
       parts,
