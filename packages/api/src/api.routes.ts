@@ -18,6 +18,10 @@ import { deleteInboxRoute } from "./routes/inboxes/delete-inbox.route";
 import { getInboxRoute } from "./routes/inboxes/get-inbox.route";
 import { inboxForRunRoute } from "./routes/inboxes/inbox-for-run.route";
 import { listInboxesRoute } from "./routes/inboxes/list-inboxes.route";
+import { deleteMessageRoute } from "./routes/messages/delete-message.route";
+import { getAttachmentRoute } from "./routes/messages/get-attachment.route";
+import { getMessageBodyRoute } from "./routes/messages/get-message-body.route";
+import { getMessageRoute } from "./routes/messages/get-message.route";
 import { abuseRoute } from "./routes/meta/abuse.route";
 import { docsRoute, mountDocsAssets } from "./routes/meta/docs.route";
 import { openApiRoute } from "./routes/meta/openapi.route";
@@ -40,6 +44,10 @@ export function apiHttpContributions(deps: ApiDeps): HttpContribution[] {
         listInboxesRoute(deps),
         getInboxRoute(deps),
         deleteInboxRoute(deps),
+        getMessageRoute(deps),
+        getMessageBodyRoute(deps),
+        getAttachmentRoute(deps),
+        deleteMessageRoute(deps),
       ],
     },
     {

@@ -1,3 +1,4 @@
+import type { BlobStore } from "@mailstop/blob-store";
 import type { Config } from "@mailstop/config";
 import type { Db } from "@mailstop/db";
 import type { Logger } from "@mailstop/logging";
@@ -9,6 +10,8 @@ export interface ApiDeps {
   db: Db;
   config: Config;
   logger: Logger;
+  /** The object store; null when the target runs without one (message bodies then answer 503). */
+  blobs: BlobStore | null;
 }
 
 export const publicRoute = defineRoute<PublicOperations>();

@@ -7,3 +7,4 @@ export * from "./repositories/domain.repository";
 export * from "./repositories/inbox.repository";
 export * from "./repositories/delivery.repository";
 export * from "./repositories/message.repository";
+export * from "./repositories/message-read.repository";

@@ -42,7 +42,7 @@ export async function startTarget(target: Target, options: StartOptions): Promis
   };
   const plan = planTarget(target, options.config);
   for (const { module, missing } of plan.skipped) {
-    logger.warn({ module, missing }, `${module} not started: ${missing.join(", ")} not set (mail is neither received nor parsed)`);
+    logger.warn({ module, missing }, `${module} not started: ${missing.join(", ")} not set`);
   }
   const modules: ServiceModule[] = [];
   try {

@@ -34,11 +34,11 @@ export type ModuleName = keyof typeof MODULES;
 
 /** The targets of `mailstop serve --target`: each lists its modules in start order. */
 export const TARGETS = {
-  api: ["api", "http-server"],
-  waiter: ["waiter", "http-server"],
-  "smtp-edge": ["smtp-edge"],
-  parser: ["parser"],
-  all: ["first-start", "parser", "smtp-edge", "waiter", "api", "http-server"],
+  api: ["database", "object-store", "api", "http-server"],
+  waiter: ["database", "waiter", "http-server"],
+  "smtp-edge": ["database", "object-store", "redis", "smtp-edge"],
+  parser: ["database", "object-store", "redis", "parser"],
+  all: ["database", "first-start", "object-store", "redis", "parser", "smtp-edge", "waiter", "api", "http-server"],
 } as const satisfies Record<string, readonly ModuleName[]>;
 
 export type Target = keyof typeof TARGETS;
@@ -69,11 +69,14 @@ function orderOf(roots: readonly ModuleName[]): ModuleName[] {
 }
 
 /**
- * Modules the monolithic target leaves out, with a warning, when their engines are not
- * configured, so `pnpm start` still serves the API on a machine with only PostgreSQL.
- * TODO(#5): embedded stand-ins replace this; then `all` always runs everything.
+ * Modules a target leaves out, with a warning, when their engines are not configured, so
+ * `pnpm start` still serves the API on a machine with only PostgreSQL (message bodies then
+ * answer 503). TODO(#5): embedded stand-ins replace this; then `all` always runs everything.
  */
-const OPTIONAL_IN_ALL: ReadonlySet<ModuleName> = new Set(["parser", "smtp-edge"]);
+const OPTIONAL: Partial<Record<Target, ReadonlySet<ModuleName>>> = {
+  all: new Set(["object-store", "redis", "parser", "smtp-edge"]),
+  api: new Set(["object-store"]),
+};
 
 /** The settings a module and everything it needs are missing. */
 function missingSettings(name: ModuleName, config: Config): string[] {
@@ -97,7 +100,7 @@ export function planTarget(target: Target, config: Config): TargetPlan {
   for (const name of TARGETS[target]) {
     const missing = missingSettings(name, config);
     if (missing.length === 0) roots.push(name);
-    else if (target === "all" && OPTIONAL_IN_ALL.has(name)) skipped.push({ module: name, missing });
+    else if (OPTIONAL[target]?.has(name)) skipped.push({ module: name, missing });
     else throw new Error(`${name} needs ${missing.join(", ")}: set ${missing.length === 1 ? "it" : "them"} to run target ${target}.`);
   }
   return { order: orderOf(roots), skipped };

@@ -349,8 +349,8 @@ export interface paths {
         /**
          * Download a whole body part
          * @description The whole, untruncated part as bytes: `text` as `text/plain`, `html` as `text/html`,
-         *     `raw` (the RFC 5322 source) as `message/rfc822`. This is where every body slice's `url`
-         *     points. A message without the requested part gives 400 `unsupported_format` with
+         *     `raw` (the RFC 5322 source) as `message/rfc822`, `headers` (the header block as
+         *     received) as `text/plain`. This is where every body slice's `url` points. A message without the requested part gives 400 `unsupported_format` with
          *     `details.available` listing the parts it has.
          */
         get: operations["getMessageBody"];
@@ -2012,7 +2012,7 @@ export interface operations {
         parameters: {
             query: {
                 /** @description The part to download. */
-                format: "text" | "html" | "raw";
+                format: "text" | "html" | "raw" | "headers";
             };
             header?: never;
             path: {

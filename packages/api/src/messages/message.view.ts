@@ -1,0 +1,98 @@
+import type { BlobStore } from "@mailstop/blob-store";
+import { MailstopError } from "@mailstop/core";
+import type { MessageRecord } from "@mailstop/db";
+import type { PublicComponents } from "@mailstop/openapi";
+
+export type MessageView = PublicComponents["schemas"]["MessageView"];
+type BodySlice = PublicComponents["schemas"]["BodySlice"];
+export type BodyFormat = "text" | "html" | "raw" | "headers";
+
+/** SPEC.md: a part larger than this is never inlined; its slice gives only size and url. */
+export const INLINE_LIMIT_BYTES = 524_288;
+
+/** Where each part of a message lives and how big it is; null when the message has none. */
+export function partOf(record: MessageRecord, format: BodyFormat): { key: string; size: number } | null {
+  if (format === "raw") return { key: record.row.raw_key, size: record.row.size };
+  return record.row.parts[format] ?? null;
+}
+
+/** The formats a message can serve (for `unsupported_format`'s `details.available`). */
+export function availableFormats(record: MessageRecord): BodyFormat[] {
+  return (["text", "html", "raw", "headers"] as const).filter((format) => partOf(record, format) !== null);
+}
+
+export function requireBlobs(blobs: BlobStore | null): BlobStore {
+  if (blobs === null) throw new MailstopError("storage_unavailable", "This deployment has no object store configured.");
+  return blobs;
+}
+
+async function readText(blobs: BlobStore | null, key: string): Promise<string> {
+  const stream = await requireBlobs(blobs).get(key);
+  if (stream === null) throw new MailstopError("storage_unavailable", "A stored part of this message is missing.");
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/** The first `count` characters (code points, so a surrogate pair is never split). */
+function firstCharacters(text: string, count: number): string {
+  if (text.length <= count) return text;
+  return Array.from(text.slice(0, count * 2)).slice(0, count).join("");
+}
+
+export interface ViewOptions {
+  /** Extra representations; `text` is always included. */
+  formats: readonly BodyFormat[];
+  /** 0 in lists: every preview is empty there, sizes and urls stay. */
+  previewChars: number;
+  origin: string;
+  blobs: BlobStore | null;
+}
+
+/** The message view of DECISIONS.md. */
+export async function toMessageView(record: MessageRecord, options: ViewOptions): Promise<MessageView> {
+  const { row } = record;
+  const url = (format: BodyFormat) => `${options.origin}/v1/messages/${row.id}/body?format=${format}`;
+
+  const slice = async (format: BodyFormat): Promise<BodySlice | undefined> => {
+    const part = partOf(record, format);
+    if (part === null) return format === "text" ? { preview: "", size: 0, truncated: false, url: null } : undefined;
+    if (part.size > INLINE_LIMIT_BYTES || options.previewChars === 0) {
+      return { preview: "", size: part.size, truncated: part.size > 0, url: url(format) };
+    }
+    const whole = format === "text" ? (row.text_body ?? "") : await readText(options.blobs, part.key);
+    const preview = firstCharacters(whole, options.previewChars);
+    return { preview, size: part.size, truncated: preview.length < whole.length, url: url(format) };
+  };
+
+  const extra = [...new Set(options.formats)].filter((format) => format !== "text");
+  const slices = await Promise.all(extra.map(async (format) => [format, await slice(format)] as const));
+  const body: MessageView["body"] = { text: (await slice("text"))! };
+  for (const [format, value] of slices) if (value !== undefined) body[format] = value;
+
+  return {
+    id: row.id,
+    inbox_id: row.inbox_id,
+    inbox: record.inboxAddress,
+    message_id: row.message_id,
+    received_at: row.received_at.toISOString(),
+    subject: row.subject,
+    from: row.from_address === null ? null : { address: row.from_address, name: row.from_name },
+    to: row.to,
+    cc: row.cc,
+    reply_to: row.reply_to,
+    correlation_id: row.correlation_id,
+    labels: row.labels,
+    size: row.size,
+    codes: row.codes,
+    links: row.links,
+    attachments: record.attachments.map((attachment) => ({
+      id: attachment.id,
+      filename: attachment.filename,
+      content_type: attachment.contentType,
+      size: attachment.size,
+      url: `${options.origin}/v1/messages/${row.id}/attachments/${attachment.id}`,
+    })),
+    body,
+  };
+}

@@ -1,0 +1,21 @@
+import { MailstopError } from "@mailstop/core";
+import { type ApiDeps, publicRoute } from "../../deps";
+import { requireMessage } from "../../messages/message-reference";
+import { requireBlobs } from "../../messages/message.view";
+
+/** How long a presigned attachment URL works. */
+export const ATTACHMENT_URL_TTL_SECONDS = 300;
+
+/** GET /v1/messages/{id}/attachments/{attachmentId}: 302 to a short-lived presigned URL; no bytes pass through the API. */
+export const getAttachmentRoute = ({ db, blobs }: ApiDeps) =>
+  publicRoute("getAttachment", async ({ auth, params, res }) => {
+    const record = await requireMessage(db, auth.project.id, params.id);
+    const attachment = record.attachments.find((candidate) => candidate.id === params.attachmentId);
+    if (!attachment) throw new MailstopError("attachment_not_found", `Message ${params.id} has no attachment ${params.attachmentId}.`);
+    const url = await requireBlobs(blobs).presignGet(attachment.blobKey, ATTACHMENT_URL_TTL_SECONDS, {
+      contentType: attachment.contentType,
+      ...(attachment.filename === null ? {} : { filename: attachment.filename }),
+    });
+    res.redirect(302, url);
+    return undefined;
+  });

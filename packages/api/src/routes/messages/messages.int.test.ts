@@ -1,0 +1,204 @@
+import { newId } from "@mailstop/core";
+import { type TestProject, type TestServer, eventually, expectError, rawRequest, smtpTransport, startTestServer, uniqueTag } from "@mailstop/testkit";
+
+let server: TestServer;
+let project: TestProject;
+
+beforeAll(async () => {
+  server = await startTestServer({ mail: true, env: { MAILSTOP_SIM_DELAY_MS: "60000" } });
+  project = await server.bootstrap();
+});
+afterAll(() => server.stop());
+
+const auth = (key = project.apiKey) => ({ authorization: `Bearer ${key}` });
+const get = (path: string, key?: string) => rawRequest(server.url, "GET", path, { headers: auth(key) });
+const NOT_FOUND = { status: 404, code: "message_not_found", retryable: false } as const;
+
+async function createInbox(tag = uniqueTag("read"), owner = project) {
+  const { data, error } = await owner.client.POST("/v1/inboxes", { body: { tag } });
+  if (error || !data) throw new Error(JSON.stringify(error));
+  return data;
+}
+
+/** Sends through the receiving edge and returns the stored message's id once the parser has written it. */
+async function deliver(to: string, mail: { subject: string; text?: string; html?: string; attachments?: { filename: string; content: Buffer; contentType: string }[] }) {
+  await smtpTransport(server.smtp!.receiving).sendMail({ from: '"Acme" <noreply@acme.example>', to, ...mail });
+  const row = await eventually(() => server.db.selectFrom("messages").select("id").where("envelope_to", "=", to).where("subject", "=", mail.subject).executeTakeFirst(), {
+    what: `message "${mail.subject}"`,
+  });
+  return row.id;
+}
+
+describe("GET /v1/messages/{id}", () => {
+  describe("200", () => {
+    it("returns the message view of DECISIONS.md with the text slice", async () => {
+      const inbox = await createInbox();
+      const subject = `View ${newId("message")}`;
+      const id = await deliver(inbox.address, {
+        subject,
+        text: "Your code is 482913. Confirm: https://acme.example/verify?t=1",
+        attachments: [{ filename: "a.pdf", content: Buffer.from("%PDF-1.7 tiny"), contentType: "application/pdf" }],
+      });
+      const { status, json } = await get(`/v1/messages/${id}`);
+      expect(status).toBe(200);
+      expect(json).toEqual({
+        id,
+        inbox_id: inbox.id,
+        inbox: inbox.address,
+        message_id: expect.stringMatching(/^<.+@.+>$/),
+        received_at: expect.any(String),
+        subject,
+        from: { address: "noreply@acme.example", name: "Acme" },
+        to: [{ address: inbox.address, name: null }],
+        cc: [],
+        reply_to: [],
+        correlation_id: null,
+        labels: {},
+        size: expect.any(Number),
+        codes: ["482913"],
+        links: [{ url: "https://acme.example/verify?t=1", kind: "verify", text: null }],
+        attachments: [
+          { id: expect.stringMatching(/^att_/), filename: "a.pdf", content_type: "application/pdf", size: 13, url: `${server.url}/v1/messages/${id}/attachments/${json.attachments[0].id}` },
+        ],
+        body: {
+          text: {
+            preview: expect.stringContaining("Your code is 482913"),
+            size: expect.any(Number),
+            truncated: false,
+            url: `${server.url}/v1/messages/${id}/body?format=text`,
+          },
+        },
+      });
+    });
+
+    it("adds the requested parts, repeated or comma-separated, and truncates previews at preview_chars", async () => {
+      const inbox = await createInbox();
+      const id = await deliver(inbox.address, { subject: `Parts ${newId("message")}`, text: "plain words here", html: "<p>html words</p>" });
+      const comma = await get(`/v1/messages/${id}?format=html,headers&preview_chars=5`);
+      expect(Object.keys(comma.json.body).sort()).toEqual(["headers", "html", "text"]);
+      expect(comma.json.body.text).toMatchObject({ preview: "plain", truncated: true });
+      expect(comma.json.body.html).toMatchObject({ preview: "<p>ht", truncated: true, url: `${server.url}/v1/messages/${id}/body?format=html` });
+      const repeated = await get(`/v1/messages/${id}?format=raw&format=html`);
+      expect(Object.keys(repeated.json.body).sort()).toEqual(["html", "raw", "text"]);
+      expect(repeated.json.body.raw.preview).toContain("Subject: Parts");
+      expect((await get(`/v1/messages/${id}?preview_chars=500000`)).status).toBe(200);
+    });
+
+    it("never inlines a part over 524288 bytes: empty preview, truncated, size and url kept", async () => {
+      const inbox = await createInbox();
+      const text = "x".repeat(600_000);
+      const id = await deliver(inbox.address, { subject: `Big ${newId("message")}`, text });
+      const { json } = await get(`/v1/messages/${id}?preview_chars=100000`);
+      expect(json.body.text).toEqual({ preview: "", size: expect.any(Number), truncated: true, url: `${server.url}/v1/messages/${id}/body?format=text` });
+      expect(json.body.text.size).toBeGreaterThan(524_288);
+    });
+
+    it("gives a message without a text part an empty text slice with no url", async () => {
+      const inbox = await createInbox();
+      const id = await deliver(inbox.address, { subject: `Html only ${newId("message")}`, html: "<p>only html</p>" });
+      expect((await get(`/v1/messages/${id}`)).json.body.text).toEqual({ preview: "", size: 0, truncated: false, url: null });
+    });
+  });
+
+  describe("404", () => {
+    it("gives message_not_found for an unknown id, a malformed id, and another project's message", async () => {
+      const other = await server.bootstrap();
+      const theirs = await createInbox(uniqueTag("theirs"), other);
+      const id = await deliver(theirs.address, { subject: `Theirs ${newId("message")}`, text: "x" });
+      expectError(await get(`/v1/messages/${newId("message")}`), NOT_FOUND);
+      expectError(await get("/v1/messages/nope"), NOT_FOUND);
+      expectError(await get(`/v1/messages/${id}`), NOT_FOUND);
+      expect((await get(`/v1/messages/${id}`, other.apiKey)).status).toBe(200);
+    });
+
+    it("hides a sim.delay message until it becomes visible", async () => {
+      const inbox = await createInbox("sim.delay.read");
+      const id = await deliver(inbox.address, { subject: `Hidden ${newId("message")}`, text: "later" });
+      expectError(await get(`/v1/messages/${id}`), NOT_FOUND);
+    });
+  });
+
+  describe("403", () => {
+    it("needs messages:read", async () => {
+      const writer = await server.bootstrap({ scopes: ["inboxes:write"] });
+      const error = expectError(await get(`/v1/messages/${newId("message")}`, writer.apiKey), { status: 403, code: "insufficient_scope", retryable: false });
+      expect(error.details).toEqual({ required_scope: "messages:read" });
+    });
+  });
+});
+
+describe("GET /v1/messages/{id}/body", () => {
+  it("serves each whole part with its content type", async () => {
+    const inbox = await createInbox();
+    const subject = `Body ${newId("message")}`;
+    const id = await deliver(inbox.address, { subject, text: "the whole text", html: "<b>the whole html</b>" });
+    const text = await get(`/v1/messages/${id}/body?format=text`);
+    expect([text.status, text.headers.get("content-type"), text.text]).toEqual([200, "text/plain; charset=utf-8", "the whole text"]);
+    const html = await get(`/v1/messages/${id}/body?format=html`);
+    expect([html.headers.get("content-type"), html.text]).toEqual(["text/html; charset=utf-8", "<b>the whole html</b>"]);
+    const raw = await get(`/v1/messages/${id}/body?format=raw`);
+    expect(raw.headers.get("content-type")).toBe("message/rfc822");
+    expect(raw.text).toContain(`Subject: ${subject}`);
+    const headers = await get(`/v1/messages/${id}/body?format=headers`);
+    expect(headers.text).toMatch(new RegExp(`Subject: ${subject}`));
+    expect(headers.text).not.toContain("the whole text");
+  });
+
+  it("gives unsupported_format with the available parts when the message has no such part", async () => {
+    const inbox = await createInbox();
+    const id = await deliver(inbox.address, { subject: `Text only ${newId("message")}`, text: "just text" });
+    const error = expectError(await get(`/v1/messages/${id}/body?format=html`), { status: 400, code: "unsupported_format", retryable: false });
+    expect(error.details).toEqual({ available: ["text", "raw", "headers"] });
+  });
+
+  it("refuses a missing or unknown format with invalid_request", async () => {
+    expectError(await get(`/v1/messages/${newId("message")}/body`), { status: 400, code: "invalid_request", retryable: false });
+    expectError(await get(`/v1/messages/${newId("message")}/body?format=pdf`), { status: 400, code: "invalid_request", retryable: false });
+  });
+});
+
+describe("GET /v1/messages/{id}/attachments/{attachmentId}", () => {
+  it("redirects with 302 to a short-lived presigned URL that serves the bytes", async () => {
+    const inbox = await createInbox();
+    const pdf = Buffer.from("%PDF-1.7 attachment bytes");
+    const id = await deliver(inbox.address, { subject: `Att ${newId("message")}`, text: "see attached", attachments: [{ filename: "report.pdf", content: pdf, contentType: "application/pdf" }] });
+    const view = (await get(`/v1/messages/${id}`)).json;
+    const response = await fetch(view.attachments[0].url, { headers: auth(), redirect: "manual" });
+    expect(response.status).toBe(302);
+    const location = response.headers.get("location")!;
+    expect(location).toContain(server.s3!.endpoint);
+    expect(location).toMatch(/X-Amz-Expires=300/);
+    const download = await fetch(location);
+    expect(Buffer.from(await download.arrayBuffer()).equals(pdf)).toBe(true);
+  });
+
+  it("gives attachment_not_found for an attachment the message does not have", async () => {
+    const inbox = await createInbox();
+    const id = await deliver(inbox.address, { subject: `No att ${newId("message")}`, text: "x" });
+    expectError(await get(`/v1/messages/${id}/attachments/${newId("attachment")}`), { status: 404, code: "attachment_not_found", retryable: false });
+  });
+});
+
+describe("DELETE /v1/messages/{id}", () => {
+  it("tombstones at once: 200 erased, then gone from reads, and a second delete is 404", async () => {
+    const inbox = await createInbox();
+    const id = await deliver(inbox.address, { subject: `Erase ${newId("message")}`, text: "x" });
+    const erased = await rawRequest(server.url, "DELETE", `/v1/messages/${id}`, { headers: auth() });
+    expect([erased.status, erased.json]).toEqual([200, { id, erased: true }]);
+    expectError(await get(`/v1/messages/${id}`), NOT_FOUND);
+    expectError(await get(`/v1/messages/${id}/body?format=text`), NOT_FOUND);
+    expectError(await rawRequest(server.url, "DELETE", `/v1/messages/${id}`, { headers: auth() }), NOT_FOUND);
+    const { data } = await project.client.GET("/v1/inboxes/{id}", { params: { path: { id: inbox.id } } });
+    expect(data?.message_count).toBe(0);
+  });
+
+  it("needs messages:delete", async () => {
+    const reader = await server.bootstrap({ scopes: ["messages:read"] });
+    const error = expectError(await rawRequest(server.url, "DELETE", `/v1/messages/${newId("message")}`, { headers: auth(reader.apiKey) }), {
+      status: 403,
+      code: "insufficient_scope",
+      retryable: false,
+    });
+    expect(error.details).toEqual({ required_scope: "messages:delete" });
+  });
+});
