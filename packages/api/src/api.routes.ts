@@ -22,6 +22,7 @@ import { deleteMessageRoute } from "./routes/messages/delete-message.route";
 import { getAttachmentRoute } from "./routes/messages/get-attachment.route";
 import { getMessageBodyRoute } from "./routes/messages/get-message-body.route";
 import { getMessageRoute } from "./routes/messages/get-message.route";
+import { listMessagesRoute } from "./routes/messages/list-messages.route";
 import { abuseRoute } from "./routes/meta/abuse.route";
 import { docsRoute, mountDocsAssets } from "./routes/meta/docs.route";
 import { openApiRoute } from "./routes/meta/openapi.route";
@@ -44,6 +45,7 @@ export function apiHttpContributions(deps: ApiDeps): HttpContribution[] {
         listInboxesRoute(deps),
         getInboxRoute(deps),
         deleteInboxRoute(deps),
+        listMessagesRoute(deps),
         getMessageRoute(deps),
         getMessageBodyRoute(deps),
         getAttachmentRoute(deps),

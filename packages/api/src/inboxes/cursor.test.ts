@@ -26,8 +26,8 @@ describe("list cursors", () => {
 
   it("pages rows fetched with limit + 1", () => {
     const rows = [{ id: "c" }, { id: "b" }, { id: "a" }];
-    expect(pageOf(rows, 3)).toEqual({ items: rows, nextCursor: null });
-    const page = pageOf(rows, 2);
+    expect(pageOf(rows, 3, (row) => row.id)).toEqual({ items: rows, nextCursor: null });
+    const page = pageOf(rows, 2, (row) => row.id);
     expect(page.items).toEqual([{ id: "c" }, { id: "b" }]);
     expect(decodeCursor(page.nextCursor!)).toBe("b");
   });

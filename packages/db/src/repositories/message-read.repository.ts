@@ -1,4 +1,4 @@
-import { type Selectable, sql } from "kysely";
+import { type ExpressionBuilder, type Selectable, sql } from "kysely";
 import { jsonArrayFrom } from "kysely/helpers/postgres";
 import type { Db } from "../database";
 import type { Database } from "../tables";
@@ -19,12 +19,60 @@ export interface MessageRecord {
   attachments: AttachmentRecord[];
 }
 
-/**
- * The project's message `id` when a read may see it: not tombstoned, already visible
- * (`sim.delay`) and not expired. One query, attachments included.
- */
-export async function findReadableMessage(db: Db, projectId: string, id: string, now = new Date()): Promise<MessageRecord | null> {
-  const found = await db
+/** The match fields of SPEC.md's wait and list filters; absent ones do not constrain. */
+export interface MessageFilter {
+  inboxId?: string;
+  subjectContains?: string;
+  fromContains?: string;
+  toContains?: string;
+  bodyContains?: string;
+  correlationId?: string;
+  headerContains?: Record<string, string>;
+  since?: Date;
+  hasCode?: boolean;
+  hasLinkKind?: string;
+  messageId?: string;
+}
+
+type MessageScope = ExpressionBuilder<Database & { m: Database["messages"] }, "m">;
+
+/** Case-insensitive substring test (DECISIONS.md "Matching"); strpos needs no LIKE escaping. */
+const contains = (haystack: ReturnType<typeof sql>, needle: string) => sql<boolean>`strpos(lower(${haystack}), lower(${needle})) > 0`;
+
+/** One SQL condition per present filter, ANDed. */
+function matches(eb: MessageScope, filter: MessageFilter) {
+  const conditions = [];
+  if (filter.inboxId !== undefined) conditions.push(eb("m.inbox_id", "=", filter.inboxId));
+  if (filter.subjectContains !== undefined) conditions.push(contains(sql`m.subject`, filter.subjectContains));
+  if (filter.fromContains !== undefined) {
+    conditions.push(contains(sql`concat_ws(' ', m.from_name, '<' || m.from_address || '>')`, filter.fromContains));
+  }
+  if (filter.toContains !== undefined) {
+    // The To and Cc headers' names and addresses, never the envelope.
+    conditions.push(
+      contains(
+        sql`coalesce((select string_agg(concat_ws(' ', e->>'name', '<' || (e->>'address') || '>'), ', ') from jsonb_array_elements(m."to" || m.cc) e), '')`,
+        filter.toContains,
+      ),
+    );
+  }
+  if (filter.bodyContains !== undefined) conditions.push(contains(sql`m.subject || E'\n' || coalesce(m.text_body, '')`, filter.bodyContains));
+  if (filter.correlationId !== undefined) conditions.push(eb("m.correlation_id", "=", filter.correlationId));
+  if (filter.messageId !== undefined) conditions.push(eb("m.message_id", "=", filter.messageId));
+  if (filter.since !== undefined) conditions.push(eb("m.received_at", ">=", filter.since));
+  if (filter.hasCode !== undefined) conditions.push(filter.hasCode ? sql<boolean>`cardinality(m.codes) > 0` : sql<boolean>`cardinality(m.codes) = 0`);
+  if (filter.hasLinkKind !== undefined) conditions.push(sql<boolean>`m.links @> ${JSON.stringify([{ kind: filter.hasLinkKind }])}::jsonb`);
+  for (const [name, value] of Object.entries(filter.headerContains ?? {})) {
+    conditions.push(
+      sql<boolean>`exists (select 1 from jsonb_array_elements(m.headers) h where h->>0 = ${name.toLowerCase()} and strpos(lower(h->>1), lower(${value})) > 0)`,
+    );
+  }
+  return eb.and(conditions);
+}
+
+/** Messages of the project that reads may see (not tombstoned, visible, not expired), with inbox address and attachments. */
+function readableMessages(db: Db, projectId: string, now: Date) {
+  return db
     .selectFrom("messages as m")
     .innerJoin("inboxes as i", "i.id", "m.inbox_id")
     .selectAll("m")
@@ -39,12 +87,14 @@ export async function findReadableMessage(db: Db, projectId: string, id: string,
       ).as("attachment_rows"),
     )
     .where("m.project_id", "=", projectId)
-    .where("m.id", "=", id)
     .where("m.deleted_at", "is", null)
     .where("m.visible_at", "<=", now)
-    .where("m.expires_at", ">", now)
-    .executeTakeFirst();
-  if (!found) return null;
+    .where("m.expires_at", ">", now);
+}
+
+type ReadableRow = Awaited<ReturnType<ReturnType<typeof readableMessages>["executeTakeFirstOrThrow"]>>;
+
+function toRecord(found: ReadableRow): MessageRecord {
   const { inbox_address, attachment_rows, ...row } = found;
   return {
     row,
@@ -58,6 +108,32 @@ export async function findReadableMessage(db: Db, projectId: string, id: string,
       blobKey: a.blob_key,
     })),
   };
+}
+
+/**
+ * The project's message `id` when a read may see it: not tombstoned, already visible
+ * (`sim.delay`) and not expired. One query, attachments included.
+ */
+export async function findReadableMessage(db: Db, projectId: string, id: string, now = new Date()): Promise<MessageRecord | null> {
+  const found = await readableMessages(db, projectId, now).where("m.id", "=", id).executeTakeFirst();
+  return found ? toRecord(found) : null;
+}
+
+/**
+ * One page of readable messages matching `filter`, newest arrival first. The keyset is the
+ * arrival sequence, so messages stored between pages are never repeated nor make a page skip.
+ */
+export async function listReadableMessages(
+  db: Db,
+  projectId: string,
+  filter: MessageFilter,
+  page: { beforeSeq: string | null; limit: number },
+  now = new Date(),
+): Promise<MessageRecord[]> {
+  let query = readableMessages(db, projectId, now).where((eb) => matches(eb as unknown as MessageScope, filter));
+  if (page.beforeSeq !== null) query = query.where("m.seq", "<", page.beforeSeq);
+  const rows = await query.orderBy("m.seq", "desc").limit(page.limit).execute();
+  return rows.map(toRecord);
 }
 
 /**
