@@ -1,6 +1,7 @@
 import type { HttpContribution } from "@mailstop/http";
 import { adminDocument, publicDocument } from "@mailstop/openapi";
 import type { ApiDeps } from "./deps";
+import { type WaiterDeps, waitRoute } from "./routes/messages/wait.route";
 import { blockRecipientRoute } from "./routes/admin/block-recipient.route";
 import { bootstrapRoute } from "./routes/admin/bootstrap.route";
 import { createApiKeyRoute } from "./routes/admin/create-api-key.route";
@@ -67,4 +68,9 @@ export function apiHttpContributions(deps: ApiDeps): HttpContribution[] {
       ],
     },
   ];
+}
+
+/** What the waiter service adds to the HTTP listener. TODO(#4): the event stream. */
+export function waiterHttpContributions(deps: WaiterDeps): HttpContribution[] {
+  return [{ document: publicDocument(), routes: [waitRoute(deps)] }];
 }

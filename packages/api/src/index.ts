@@ -1,4 +1,4 @@
-export { apiHttpContributions } from "./api.routes";
+export { apiHttpContributions, waiterHttpContributions } from "./api.routes";
 export type { ApiDeps } from "./deps";
 export { bootstrapFirstStart, describeFirstStart, FIRST_START_PROJECT_KEY } from "./first-start";
 export { provisionProject, type ProvisionedProject } from "./provisioning/provision-project";

@@ -4,11 +4,11 @@ import { apiModule } from "./modules/api.module";
 import { databaseModule } from "./modules/database.module";
 import { firstStartModule } from "./modules/first-start.module";
 import { httpServerModule } from "./modules/http-server.module";
-import { idleModule } from "./modules/idle.module";
 import { objectStoreModule } from "./modules/object-store.module";
 import { parserModule } from "./modules/parser.module";
 import { redisModule } from "./modules/redis.module";
 import { smtpEdgeModule } from "./modules/smtp-edge.module";
+import { waiterModule } from "./modules/waiter.module";
 
 type Requirement = (config: Config) => string[];
 const none: Requirement = () => [];
@@ -24,7 +24,7 @@ const MODULES = {
   "first-start": { needs: ["database"], requires: none, create: firstStartModule },
   parser: { needs: ["database", "object-store", "redis"], requires: none, create: parserModule },
   "smtp-edge": { needs: ["database", "object-store", "redis"], requires: none, create: smtpEdgeModule },
-  waiter: { needs: ["database"], requires: none, create: idleModule("waiter") },
+  waiter: { needs: ["database", "redis"], requires: none, create: waiterModule },
   api: { needs: ["database"], requires: none, create: apiModule },
   // Last: it serves the routes the api and waiter modules added.
   "http-server": { needs: ["database"], requires: none, create: httpServerModule },
@@ -35,7 +35,7 @@ export type ModuleName = keyof typeof MODULES;
 /** The targets of `mailstop serve --target`: each lists its modules in start order. */
 export const TARGETS = {
   api: ["database", "object-store", "api", "http-server"],
-  waiter: ["database", "waiter", "http-server"],
+  waiter: ["database", "object-store", "redis", "waiter", "http-server"],
   "smtp-edge": ["database", "object-store", "redis", "smtp-edge"],
   parser: ["database", "object-store", "redis", "parser"],
   all: ["database", "first-start", "object-store", "redis", "parser", "smtp-edge", "waiter", "api", "http-server"],
@@ -74,8 +74,9 @@ function orderOf(roots: readonly ModuleName[]): ModuleName[] {
  * answer 503). TODO(#5): embedded stand-ins replace this; then `all` always runs everything.
  */
 const OPTIONAL: Partial<Record<Target, ReadonlySet<ModuleName>>> = {
-  all: new Set(["object-store", "redis", "parser", "smtp-edge"]),
+  all: new Set(["object-store", "redis", "parser", "smtp-edge", "waiter"]),
   api: new Set(["object-store"]),
+  waiter: new Set(["object-store"]),
 };
 
 /** The settings a module and everything it needs are missing. */

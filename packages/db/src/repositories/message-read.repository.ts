@@ -21,6 +21,8 @@ export interface MessageRecord {
 
 /** The match fields of SPEC.md's wait and list filters; absent ones do not constrain. */
 export interface MessageFilter {
+  /** One message by id (the wait checks one arrival at a time). */
+  id?: string;
   inboxId?: string;
   subjectContains?: string;
   fromContains?: string;
@@ -42,6 +44,7 @@ const contains = (haystack: ReturnType<typeof sql>, needle: string) => sql<boole
 /** One SQL condition per present filter, ANDed. */
 function matches(eb: MessageScope, filter: MessageFilter) {
   const conditions = [];
+  if (filter.id !== undefined) conditions.push(eb("m.id", "=", filter.id));
   if (filter.inboxId !== undefined) conditions.push(eb("m.inbox_id", "=", filter.inboxId));
   if (filter.subjectContains !== undefined) conditions.push(contains(sql`m.subject`, filter.subjectContains));
   if (filter.fromContains !== undefined) {

@@ -2,6 +2,7 @@ import { listReadableMessages } from "@mailstop/db";
 import { type ApiDeps, publicRoute } from "../../deps";
 import { decodeCursor, pageOf } from "../../inboxes/cursor";
 import { requireInbox } from "../../inboxes/inbox.service";
+import { messageFilterFrom } from "../../messages/message-filter";
 import { toMessageView } from "../../messages/message.view";
 
 /**
@@ -15,19 +16,7 @@ export const listMessagesRoute = ({ db, config, blobs }: ApiDeps) =>
     const rows = await listReadableMessages(
       db,
       auth.project.id,
-      {
-        ...(inbox === undefined ? {} : { inboxId: inbox.id }),
-        ...(query.subject_contains === undefined ? {} : { subjectContains: query.subject_contains }),
-        ...(query.from_contains === undefined ? {} : { fromContains: query.from_contains }),
-        ...(query.to_contains === undefined ? {} : { toContains: query.to_contains }),
-        ...(query.body_contains === undefined ? {} : { bodyContains: query.body_contains }),
-        ...(query.correlation_id === undefined ? {} : { correlationId: query.correlation_id }),
-        ...(query.header_contains === undefined ? {} : { headerContains: query.header_contains }),
-        ...(query.since === undefined ? {} : { since: new Date(query.since) }),
-        ...(query.has_code === undefined ? {} : { hasCode: query.has_code }),
-        ...(query.has_link_kind === undefined ? {} : { hasLinkKind: query.has_link_kind }),
-        ...(query.message_id === undefined ? {} : { messageId: query.message_id }),
-      },
+      { ...messageFilterFrom(query), ...(inbox === undefined ? {} : { inboxId: inbox.id }) },
       { beforeSeq: decodeCursor(query.cursor, (position) => /^\d{1,18}$/.test(position)), limit: limit + 1 },
     );
     const page = pageOf(rows, limit, (record) => String(record.row.seq));

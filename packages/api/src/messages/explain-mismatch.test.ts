@@ -1,0 +1,52 @@
+import type { MessageRecord } from "@mailstop/db";
+import { explainMismatch, timeoutHint } from "./explain-mismatch";
+
+const record = (overrides: Partial<MessageRecord["row"]> = {}): MessageRecord =>
+  ({
+    row: {
+      subject: "Your sign-in code",
+      from_address: "noreply@acme.example",
+      from_name: "Acme",
+      to: [{ address: "a@mailstop.test", name: null }],
+      cc: [],
+      text_body: "Use 482913",
+      correlation_id: "run-7",
+      message_id: "<m@acme.example>",
+      received_at: new Date("2026-11-22T10:00:00Z"),
+      codes: ["482913"],
+      links: [{ url: "https://acme.example/login", kind: "sign_in", text: null }],
+      headers: [["x-campaign", "spring"]],
+      ...overrides,
+    },
+    inboxAddress: "a@mailstop.test",
+    attachments: [],
+  }) as unknown as MessageRecord;
+
+describe("explainMismatch", () => {
+  it("is null when every predicate holds", () => {
+    expect(explainMismatch(record(), { subject_contains: "SIGN-IN", from_contains: "acme <noreply", has_code: true, has_link_kind: "sign_in", header_contains: { "X-Campaign": "spr" } })).toBeNull();
+  });
+
+  it.each([
+    [{ subject_contains: "password reset" }, { field: "subject_contains", expected: "password reset", actual: "Your sign-in code" }],
+    [{ correlation_id: "RUN-7" }, { field: "correlation_id", expected: "RUN-7", actual: "run-7" }],
+    [{ has_link_kind: "verify" as const }, { field: "has_link_kind", expected: "verify", actual: "sign_in" }],
+    [{ has_code: false }, { field: "has_code", expected: "false", actual: "482913" }],
+    [{ since: "2026-11-22T11:00:00Z" }, { field: "since", expected: "2026-11-22T11:00:00Z", actual: "2026-11-22T10:00:00.000Z" }],
+    [{ header_contains: { "X-Campaign": "autumn" } }, { field: "header_contains", expected: "X-Campaign: autumn", actual: "X-Campaign: spring" }],
+  ])("names the failing predicate of %p and the value seen", (match, expected) => {
+    expect(explainMismatch(record(), match)).toEqual(expected);
+  });
+});
+
+describe("timeoutHint", () => {
+  it("tells to check the address when nothing arrived", () => {
+    expect(timeoutHint("a@mailstop.test", 1000, 0, null)).toMatch(/^Nothing arrived at a@mailstop\.test in 1000 ms/);
+  });
+
+  it("names the failing predicate and the nearest value", () => {
+    expect(timeoutHint("a@mailstop.test", 1000, 2, { field: "subject_contains", expected: "reset", actual: "Welcome" })).toBe(
+      '2 messages arrived but none matched: subject_contains "reset" failed; the nearest value was "Welcome". Adjust subject_contains or drop it.',
+    );
+  });
+});

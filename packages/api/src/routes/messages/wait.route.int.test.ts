@@ -1,0 +1,155 @@
+import { newId } from "@mailstop/core";
+import { type TestProject, type TestServer, eventually, expectError, rawRequest, smtpTransport, startTestServer, uniqueTag } from "@mailstop/testkit";
+
+let server: TestServer;
+let project: TestProject;
+const SIM_DELAY_MS = 1500;
+
+beforeAll(async () => {
+  server = await startTestServer({ mail: true, env: { MAILSTOP_SIM_DELAY_MS: String(SIM_DELAY_MS) } });
+  project = await server.bootstrap();
+});
+afterAll(() => server.stop());
+
+async function createInbox(tag = uniqueTag("wait")) {
+  const { data, error } = await project.client.POST("/v1/inboxes", { body: { tag } });
+  if (error || !data) throw new Error(JSON.stringify(error));
+  return data;
+}
+
+const wait = (body: unknown) =>
+  rawRequest(server.url, "POST", "/v1/messages/wait", {
+    headers: { authorization: `Bearer ${project.apiKey}`, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+
+const send = (to: string, subject: string, text = "hello") => smtpTransport(server.smtp!.receiving).sendMail({ from: "noreply@acme.example", to, subject, text });
+
+const stored = (inboxId: string, subject: string) =>
+  eventually(() => server.db.selectFrom("messages").select("id").where("inbox_id", "=", inboxId).where("subject", "=", subject).executeTakeFirst(), { what: subject });
+
+describe("POST /v1/messages/wait", () => {
+  describe("matched", () => {
+    it("returns a message that arrives while the wait is blocked", async () => {
+      const inbox = await createInbox();
+      const subject = `Blocked ${newId("message")}`;
+      const pending = wait({ inbox: inbox.address, match: { subject_contains: "blocked" }, timeout_ms: 20_000 });
+      await send(inbox.address, subject, "Your code is 551903");
+      const { status, json } = await pending;
+      expect(status).toBe(200);
+      expect(json).toMatchObject({ status: "matched", waited_ms: expect.any(Number), message: { subject, codes: ["551903"], inbox_id: inbox.id } });
+      expect(json.message.body.text.preview).toContain("551903");
+    });
+
+    it("returns the newest stored match at once when match is given, even empty", async () => {
+      const inbox = await createInbox();
+      const first = `Stored one ${newId("message")}`;
+      const second = `Stored two ${newId("message")}`;
+      await send(inbox.address, first);
+      await stored(inbox.id, first);
+      await send(inbox.address, second);
+      await stored(inbox.id, second);
+      const { json } = await wait({ inbox: inbox.id, match: {}, timeout_ms: 10_000 });
+      expect(json).toMatchObject({ status: "matched", message: { subject: second } });
+      expect(json.waited_ms).toBeLessThan(2000);
+      const older = await wait({ inbox: inbox.id, match: { subject_contains: "stored one" }, timeout_ms: 10_000 });
+      expect(older.json.message.subject).toBe(first);
+    });
+
+    it("without match takes only a message that arrives after the wait started", async () => {
+      const inbox = await createInbox();
+      const before = `Before ${newId("message")}`;
+      await send(inbox.address, before);
+      await stored(inbox.id, before);
+      const after = `After ${newId("message")}`;
+      const pending = wait({ inbox: inbox.address, timeout_ms: 20_000 });
+      await send(inbox.address, after);
+      expect((await pending).json.message.subject).toBe(after);
+    });
+
+    it("blocks on a sim.delay message until it becomes visible", async () => {
+      const inbox = await createInbox(`sim.delay.${newId("message").slice(-8)}`);
+      const subject = `Delayed ${newId("message")}`;
+      const started = Date.now();
+      const pending = wait({ inbox: inbox.address, match: { subject_contains: "delayed" }, timeout_ms: 20_000 });
+      await send(inbox.address, subject);
+      const { json } = await pending;
+      expect(json.status).toBe("matched");
+      expect(Date.now() - started).toBeGreaterThanOrEqual(SIM_DELAY_MS - 100);
+    });
+
+    it("never misses a message stored while the wait starts (50 races)", async () => {
+      const inbox = await createInbox();
+      const transport = smtpTransport(server.smtp!.receiving);
+      for (let round = 0; round < 50; round++) {
+        const subject = `Race ${round} ${newId("message")}`;
+        const [result] = await Promise.all([wait({ inbox: inbox.id, match: { subject_contains: subject }, timeout_ms: 15_000 }), transport.sendMail({ from: "a@b.test", to: inbox.address, subject, text: "x" })]);
+        expect([round, result.json.status, result.json.message?.subject]).toEqual([round, "matched", subject]);
+      }
+      transport.close();
+    }, 120_000);
+  });
+
+  describe("timeout (200, not an error)", () => {
+    it("reports nothing arrived, with the timing fields and a hint to check the address", async () => {
+      const inbox = await createInbox();
+      const { status, json, headers } = await wait({ inbox: inbox.address, match: { subject_contains: "never" }, timeout_ms: 300 });
+      expect(status).toBe(200);
+      expect(json).toEqual({
+        status: "timeout",
+        waited_ms: expect.any(Number),
+        inbox: inbox.address,
+        non_matching_arrivals: 0,
+        hint: expect.stringMatching(/^Nothing arrived at /),
+        reason: "no_arrivals",
+        request_id: headers.get("x-request-id"),
+        started_at: expect.any(String),
+        completed_at: expect.any(String),
+      });
+      expect(json.waited_ms).toBeGreaterThanOrEqual(300);
+    });
+
+    it("counts arrivals that failed the match and names the failing predicate and nearest value", async () => {
+      const inbox = await createInbox();
+      const subject = `Welcome aboard ${newId("message")}`;
+      const pending = wait({ inbox: inbox.address, match: { subject_contains: "password reset" }, timeout_ms: 4000 });
+      await send(inbox.address, subject);
+      const { json } = await pending;
+      expect(json).toMatchObject({ status: "timeout", non_matching_arrivals: 1, reason: "no_matching_arrivals" });
+      expect(json.hint).toContain('subject_contains "password reset" failed');
+      expect(json.hint).toContain(subject);
+    });
+
+    it("never matches a tombstoned message", async () => {
+      const inbox = await createInbox();
+      const subject = `Erased ${newId("message")}`;
+      await send(inbox.address, subject);
+      const { id } = await stored(inbox.id, subject);
+      await rawRequest(server.url, "DELETE", `/v1/messages/${id}`, { headers: { authorization: `Bearer ${project.apiKey}` } });
+      const { json } = await wait({ inbox: inbox.id, match: { subject_contains: "erased" }, timeout_ms: 300 });
+      expect(json.status).toBe("timeout");
+    });
+  });
+
+  describe("errors", () => {
+    it("gives inbox_not_found for an inbox that does not exist, never a timeout", async () => {
+      expectError(await wait({ inbox: `${project.projectKey}.nobody@mailstop.test`, timeout_ms: 100 }), { status: 404, code: "inbox_not_found", retryable: false });
+    });
+
+    it("rejects timeout_ms above 285000 and clamps preview_chars", async () => {
+      const inbox = await createInbox();
+      const error = expectError(await wait({ inbox: inbox.id, timeout_ms: 285_001 }), { status: 400, code: "invalid_request", retryable: false });
+      expect(error.details?.errors[0].path).toBe("/timeout_ms");
+      expect((await wait({ inbox: inbox.id, match: {}, timeout_ms: 10, preview_chars: 500_000 })).json.status).toBe("timeout");
+    });
+
+    it("needs messages:wait", async () => {
+      const reader = await server.bootstrap({ scopes: ["messages:read"] });
+      const outcome = await rawRequest(server.url, "POST", "/v1/messages/wait", {
+        headers: { authorization: `Bearer ${reader.apiKey}`, "content-type": "application/json" },
+        body: JSON.stringify({ inbox: "x@y.z" }),
+      });
+      expect(expectError(outcome, { status: 403, code: "insufficient_scope", retryable: false }).details).toEqual({ required_scope: "messages:wait" });
+    });
+  });
+});

@@ -1,0 +1,123 @@
+import { type MessageRecord, findReadableMessage, listReadableMessages } from "@mailstop/db";
+import type { ArrivalEvent, Bus } from "@mailstop/messaging";
+import type { ApiDeps } from "../../deps";
+import { publicRoute } from "../../deps";
+import { requireInbox } from "../../inboxes/inbox.service";
+import { type Mismatch, explainMismatch, timeoutHint } from "../../messages/explain-mismatch";
+import { messageFilterFrom } from "../../messages/message-filter";
+import { toMessageView } from "../../messages/message.view";
+
+export interface WaiterDeps extends ApiDeps {
+  bus: Bus;
+}
+
+/** Arrivals of one inbox, queued until the wait looks at them; `next` resolves on the next one or `wake`. */
+class ArrivalQueue {
+  private readonly events: ArrivalEvent[] = [];
+  private readonly seen = new Set<string>();
+  private waiting: (() => void) | null = null;
+
+  push(event: ArrivalEvent): void {
+    // A retried parse job announces its message again: each message is looked at once.
+    if (this.seen.has(event.message_id)) return;
+    this.seen.add(event.message_id);
+    this.events.push(event);
+    this.wake();
+  }
+
+  shift(): ArrivalEvent | undefined {
+    return this.events.shift();
+  }
+
+  wake(): void {
+    this.waiting?.();
+  }
+
+  /** Resolves on the next arrival, a wake-up, or after `ms`. */
+  next(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      const self = this;
+      function done() {
+        clearTimeout(timer);
+        self.waiting = null;
+        resolve();
+      }
+      this.waiting = done;
+    });
+  }
+}
+
+/**
+ * POST /v1/messages/wait. The inbox's arrivals are subscribed to before stored messages are
+ * read, so a message stored in between still ends the wait (no lost wake-up). With `match`
+ * (even `{}`) the newest stored match returns at once; without it only a new arrival counts.
+ * Each arrival is checked with the same SQL as the list filters, one query per arrival. A
+ * timeout is a 200 with a hint naming the predicate that failed.
+ */
+export const waitRoute = ({ db, config, blobs, bus }: WaiterDeps) =>
+  publicRoute("waitForMessage", async ({ auth, body, res, requestId }) => {
+    const startedAt = new Date();
+    const inbox = await requireInbox(db, auth.project.id, body.inbox);
+    const filter = { ...messageFilterFrom(body.match ?? {}), inboxId: inbox.id };
+    const arrivals = new ArrivalQueue();
+    let disconnected = false;
+    // TODO(#4): hold a max_concurrent_waits slot (Redis lease) for the wait's lifetime.
+    const unsubscribe = await bus.subscribeArrivals(inbox.id, (event) => arrivals.push(event));
+    const onClose = () => {
+      disconnected = true;
+      arrivals.wake();
+    };
+    res.once("close", onClose);
+
+    const matched = async (record: MessageRecord) => ({
+      status: 200 as const,
+      body: {
+        status: "matched" as const,
+        message: await toMessageView(record, { formats: body.format ?? [], previewChars: body.preview_chars, origin: config.http.publicUrl, blobs }),
+        waited_ms: Date.now() - startedAt.getTime(),
+      },
+    });
+
+    try {
+      if (body.match !== undefined) {
+        const [stored] = await listReadableMessages(db, auth.project.id, filter, { beforeSeq: null, limit: 1 });
+        if (stored) return await matched(stored);
+      }
+      const deadline = startedAt.getTime() + body.timeout_ms;
+      let nonMatching = 0;
+      let lastMismatch: Mismatch | null = null;
+      while (!disconnected && Date.now() < deadline) {
+        for (let event = arrivals.shift(); event !== undefined; event = arrivals.shift()) {
+          const [hit] = await listReadableMessages(db, auth.project.id, { ...filter, id: event.message_id }, { beforeSeq: null, limit: 1 });
+          if (hit) return await matched(hit);
+          const missed = await findReadableMessage(db, auth.project.id, event.message_id);
+          // Tombstoned or not yet visible: it was never a candidate.
+          if (missed === null) continue;
+          nonMatching += 1;
+          lastMismatch = explainMismatch(missed, body.match ?? {}) ?? lastMismatch;
+        }
+        await arrivals.next(Math.max(0, deadline - Date.now()));
+      }
+      const completedAt = new Date();
+      const waitedMs = completedAt.getTime() - startedAt.getTime();
+      return {
+        status: 200,
+        body: {
+          status: "timeout",
+          waited_ms: waitedMs,
+          inbox: inbox.address,
+          non_matching_arrivals: nonMatching,
+          hint: timeoutHint(inbox.address, waitedMs, nonMatching, lastMismatch),
+          reason: nonMatching === 0 ? "no_arrivals" : "no_matching_arrivals",
+          request_id: requestId,
+          started_at: startedAt.toISOString(),
+          completed_at: completedAt.toISOString(),
+        },
+      };
+    } finally {
+      res.off("close", onClose);
+      await unsubscribe();
+    }
+  });
+
