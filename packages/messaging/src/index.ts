@@ -4,3 +4,4 @@ export type { Bus } from "./bus";
 export { BullJobQueue, startBullWorker } from "./bull-job-queue";
 export { RedisBus } from "./redis-bus";
 export { createRedis } from "./redis-connection";
+export { RedisWaitSlots, SLOT_LEASE, type WaitSlots, type WaitSlot } from "./wait-slots";

@@ -1,11 +1,20 @@
+import { hostname } from "node:os";
 import { waiterHttpContributions } from "@mailstop/api";
+import { RedisWaitSlots } from "@mailstop/messaging";
 import { type RuntimeContext, type ServiceModule, requireDb, requireRedis } from "../module";
 
 /** The waiter service: blocking waits on the HTTP listener, woken by the arrival bus. */
 export function waiterModule(context: RuntimeContext): ServiceModule {
   const redis = requireRedis(context);
   context.http.push(
-    ...waiterHttpContributions({ db: requireDb(context), config: context.config, logger: context.logger, blobs: context.blobs ?? null, bus: redis.bus }),
+    ...waiterHttpContributions({
+      db: requireDb(context),
+      config: context.config,
+      logger: context.logger,
+      blobs: context.blobs ?? null,
+      bus: redis.bus,
+      slots: new RedisWaitSlots(redis.command, context.config.redisPrefix, `${hostname()}:${process.pid}`),
+    }),
   );
   return { name: "waiter", start: async () => undefined, stop: async () => undefined, ready: async () => true };
 }

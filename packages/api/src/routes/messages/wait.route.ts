@@ -1,5 +1,6 @@
 import { type MessageRecord, findReadableMessage, listReadableMessages } from "@mailstop/db";
-import type { ArrivalEvent, Bus } from "@mailstop/messaging";
+import { MailstopError } from "@mailstop/core";
+import type { ArrivalEvent, Bus, WaitSlots } from "@mailstop/messaging";
 import type { ApiDeps } from "../../deps";
 import { publicRoute } from "../../deps";
 import { requireInbox } from "../../inboxes/inbox.service";
@@ -9,7 +10,11 @@ import { toMessageView } from "../../messages/message.view";
 
 export interface WaiterDeps extends ApiDeps {
   bus: Bus;
+  slots: WaitSlots;
 }
+
+/** When a client refused for concurrency should try again. */
+const CONCURRENCY_RETRY_SECONDS = 1;
 
 /** Arrivals of one inbox, queued until the wait looks at them; `next` resolves on the next one or `wake`. */
 class ArrivalQueue {
@@ -55,14 +60,21 @@ class ArrivalQueue {
  * Each arrival is checked with the same SQL as the list filters, one query per arrival. A
  * timeout is a 200 with a hint naming the predicate that failed.
  */
-export const waitRoute = ({ db, config, blobs, bus }: WaiterDeps) =>
+export const waitRoute = ({ db, config, blobs, bus, slots }: WaiterDeps) =>
   publicRoute("waitForMessage", async ({ auth, body, res, requestId }) => {
     const startedAt = new Date();
     const inbox = await requireInbox(db, auth.project.id, body.inbox);
     const filter = { ...messageFilterFrom(body.match ?? {}), inboxId: inbox.id };
+    // The 402 rule for waits (usage allowances) plugs in here; its issue is not filed yet.
+    const slot = await slots.acquire(auth.project.id, auth.project.maxConcurrentWaits);
+    if (slot === null) {
+      throw new MailstopError("concurrency_limit", `This project already has ${auth.project.maxConcurrentWaits} blocking waits in flight.`, {
+        retryAfterSeconds: CONCURRENCY_RETRY_SECONDS,
+        details: { limit: auth.project.maxConcurrentWaits },
+      });
+    }
     const arrivals = new ArrivalQueue();
     let disconnected = false;
-    // TODO(#4): hold a max_concurrent_waits slot (Redis lease) for the wait's lifetime.
     const unsubscribe = await bus.subscribeArrivals(inbox.id, (event) => arrivals.push(event));
     const onClose = () => {
       disconnected = true;
@@ -117,7 +129,7 @@ export const waitRoute = ({ db, config, blobs, bus }: WaiterDeps) =>
       };
     } finally {
       res.off("close", onClose);
-      await unsubscribe();
+      await Promise.all([unsubscribe(), slot.release()]);
     }
   });
 
