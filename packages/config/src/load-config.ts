@@ -23,6 +23,7 @@ export interface Config {
   dataDir: string;
   s3: { endpoint: string; accessKey: string | null; secretKey: string | null; bucket: string; region: string } | null;
   smtp: { port: number; capturePort: number; maxMessageBytes: number; simDelayMs: number; tls: { certFile: string; keyFile: string } | null };
+  reapIntervalSeconds: number;
   stream: { heartbeatSeconds: number; tokenTtlSeconds: number; maxDurationSeconds: number };
 }
 
@@ -83,6 +84,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       simDelayMs: raw.MAILSTOP_SIM_DELAY_MS,
       tls: raw.MAILSTOP_TLS_CERT !== undefined && raw.MAILSTOP_TLS_KEY !== undefined ? { certFile: raw.MAILSTOP_TLS_CERT, keyFile: raw.MAILSTOP_TLS_KEY } : null,
     },
+    reapIntervalSeconds: raw.MAILSTOP_REAP_INTERVAL_S,
     stream: {
       heartbeatSeconds: raw.MAILSTOP_HEARTBEAT_S,
       tokenTtlSeconds: raw.MAILSTOP_STREAM_TOKEN_TTL_S,

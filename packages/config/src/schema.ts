@@ -47,6 +47,7 @@ export const CONFIG_GROUPS = {
     MAILSTOP_TLS_CERT: str({ default: undefined, desc: "PEM certificate file for STARTTLS (default: a self-signed certificate generated at start)." }),
     MAILSTOP_TLS_KEY: str({ default: undefined, desc: "PEM private key file of MAILSTOP_TLS_CERT." }),
     MAILSTOP_MAX_MESSAGE_BYTES: positiveInt({ default: 26_214_400, desc: "SMTP SIZE limit in bytes." }),
+    MAILSTOP_REAP_INTERVAL_S: positiveInt({ default: 60, desc: "Seconds between reaper runs (expired and deleted messages, and their stored objects)." }),
     MAILSTOP_SIM_DELAY_MS: positiveInt({ default: 5000, desc: "How long a sim.delay message stays invisible, in milliseconds." }),
   },
   stream: {

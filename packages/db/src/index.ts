@@ -8,3 +8,4 @@ export * from "./repositories/inbox.repository";
 export * from "./repositories/delivery.repository";
 export * from "./repositories/message.repository";
 export * from "./repositories/message-read.repository";
+export * from "./repositories/reaper.repository";

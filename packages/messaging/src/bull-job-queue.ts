@@ -56,6 +56,16 @@ export class BullJobQueue implements JobQueue {
     await within(added, ENQUEUE_TIMEOUT_MS, `enqueue of ${name}`);
   }
 
+  async schedule<N extends JobName>(name: N, payload: JobPayloads[N], everyMs: number): Promise<void> {
+    assertJobPayload(name, payload);
+    const { queue, attempts, backoffMs } = JOB_OPTIONS[name];
+    await this.queue(queue).upsertJobScheduler(name, { every: everyMs }, {
+      name,
+      data: payload,
+      opts: { attempts, backoff: { type: "exponential", delay: backoffMs }, removeOnComplete: { count: 100 }, removeOnFail: { count: 100 } },
+    });
+  }
+
   async close(): Promise<void> {
     await Promise.all([...this.queues.values()].map((queue) => queue.close()));
   }

@@ -36,9 +36,13 @@ export interface PublishArrivalJob {
   seq: string;
 }
 
+/** Deletes tombstoned and expired messages and the objects no row uses; scheduled, no payload. */
+export type ReapJob = Record<string, never>;
+
 export interface JobPayloads {
   "parse-message": ParseMessageJob;
   "publish-arrival": PublishArrivalJob;
+  reap: ReapJob;
 }
 export type JobName = keyof JobPayloads;
 
@@ -87,12 +91,15 @@ const SCHEMAS: Record<JobName, object> = {
     required: ["inbox_id", "message_id", "seq"],
     properties: { inbox_id: { type: "string" }, message_id: { type: "string" }, seq: { type: "string" } },
   },
+  reap: { type: "object", additionalProperties: false, properties: {} },
 };
 
 /** Which queue carries each job, and how it retries. A job that keeps failing is kept, never dropped. */
 export const JOB_OPTIONS: Record<JobName, { queue: string; attempts: number; backoffMs: number }> = {
   "parse-message": { queue: "ingest", attempts: 15, backoffMs: 250 },
   "publish-arrival": { queue: "ingest", attempts: 10, backoffMs: 250 },
+  // Its own queue, so a long reap never delays parsing.
+  reap: { queue: "maintenance", attempts: 3, backoffMs: 1000 },
 };
 
 const ajv = new Ajv({ allErrors: true });

@@ -7,6 +7,8 @@ export interface JobQueue {
    * idempotent: a second job with the same id is not added while the first exists.
    */
   enqueue<N extends JobName>(name: N, payload: JobPayloads[N], options?: { jobId?: string; delayMs?: number }): Promise<void>;
+  /** Runs job `name` every `everyMs`; idempotent, so every instance may declare the same schedule. */
+  schedule<N extends JobName>(name: N, payload: JobPayloads[N], everyMs: number): Promise<void>;
   close(): Promise<void>;
 }
 

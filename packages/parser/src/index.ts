@@ -3,3 +3,4 @@ export { parseMessageJob } from "./parse-message.job";
 export type { ParserDeps } from "./deps";
 export { readMessage } from "./read-message";
 export { buildContent, listUnsubscribeUrls } from "./content";
+export { reapJob } from "./reap.job";

@@ -1,5 +1,6 @@
 import type { ParserDeps } from "./deps";
 import { parseMessageJob } from "./parse-message.job";
+import { reapJob } from "./reap.job";
 
 export interface ParserWorkerOptions {
   /** Jobs in flight at once; parsing is mostly I/O (object store, database). */
@@ -11,5 +12,6 @@ export function parserJobs(deps: ParserDeps) {
   return {
     "parse-message": parseMessageJob(deps),
     "publish-arrival": async (event: { inbox_id: string; message_id: string; seq: string }) => deps.bus.publishArrival(event),
+    reap: reapJob(deps),
   };
 }

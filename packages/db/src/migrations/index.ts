@@ -2,6 +2,7 @@ import type { Migration } from "kysely";
 import * as createTenancy from "./2026_11_22_000100_create_tenancy";
 import * as createInboxes from "./2026_11_22_000200_create_inboxes";
 import * as createMessages from "./2026_11_22_000300_create_messages";
+import * as createBlobDeletions from "./2026_11_22_000400_create_blob_deletions";
 
 /**
  * Every migration, in order. A static index (not a folder scan) so bundlers and the
@@ -11,4 +12,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   "2026_11_22_000100_create_tenancy": createTenancy,
   "2026_11_22_000200_create_inboxes": createInboxes,
   "2026_11_22_000300_create_messages": createMessages,
+  "2026_11_22_000400_create_blob_deletions": createBlobDeletions,
 };

@@ -1,6 +1,7 @@
 import { type ExpressionBuilder, type SelectQueryBuilder, type Selectable, sql } from "kysely";
 import type { Db } from "../database";
 import type { Database, Labels } from "../tables";
+import { queueUnusedBlobs } from "./reaper.repository";
 
 export interface Inbox {
   id: string;
@@ -161,9 +162,11 @@ async function deleteLockedInboxes(
     const locked = await (busy === "skip" ? query.skipLocked() : query).execute();
     const ids = locked.map((row) => row.id);
     if (ids.length === 0) return { inboxesDeleted: 0, messagesDeleted: 0 };
-    const messages = await trx.deleteFrom("messages").where("project_id", "=", projectId).where("inbox_id", "in", ids).executeTakeFirst();
+    const messages = await trx.deleteFrom("messages").where("project_id", "=", projectId).where("inbox_id", "in", ids).returning("raw_key").execute();
     const inboxes = await trx.deleteFrom("inboxes").where("project_id", "=", projectId).where("id", "in", ids).executeTakeFirst();
-    return { inboxesDeleted: Number(inboxes.numDeletedRows), messagesDeleted: Number(messages.numDeletedRows) };
+    // Their stored bytes go with them: queued here, removed by the reaper.
+    await queueUnusedBlobs(trx, messages.map((row) => row.raw_key));
+    return { inboxesDeleted: Number(inboxes.numDeletedRows), messagesDeleted: messages.length };
   });
 }
 

@@ -68,3 +68,8 @@ export interface UsageCountersTable {
   metric: string;
   used: ColumnType<string, number | undefined, number>;
 }
+
+export interface BlobDeletionsTable {
+  prefix: string;
+  created_at: ColumnType<Date, Date | undefined, never>;
+}

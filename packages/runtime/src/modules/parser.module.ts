@@ -20,6 +20,8 @@ export function parserModule(context: RuntimeContext): ServiceModule {
   return {
     name: "parser",
     async start() {
+      // Every parser declares the same schedule; BullMQ keeps one.
+      await redis.queue.schedule("reap", {}, context.config.reapIntervalSeconds * 1000);
       worker = startBullWorker(redis.newBlocking(), context.config.redisPrefix, jobs, {
         concurrency: PARSER_CONCURRENCY,
         logger: context.logger,

@@ -13,7 +13,6 @@ export const cleanupInboxesRoute = ({ db }: ApiDeps) =>
     if (filter.tagPrefix === undefined && filter.label === undefined) {
       invalidRequest([{ in: "body", path: "/", message: "needs tag_prefix, or label_key with label_value" }], "Cleanup needs at least one selector.");
     }
-    // TODO(#4): also remove the stored objects of the deleted messages once the object store exists.
     const counts = await deleteMatchingInboxes(db, auth.project.id, filter, CLEANUP_BATCH);
     return { status: 200, body: { inboxes_deleted: counts.inboxesDeleted, messages_deleted: counts.messagesDeleted } };
   });

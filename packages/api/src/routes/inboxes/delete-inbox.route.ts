@@ -7,7 +7,6 @@ import { requireInbox } from "../../inboxes/inbox.service";
 export const deleteInboxRoute = ({ db }: ApiDeps) =>
   publicRoute("deleteInbox", async ({ auth, params }) => {
     const inbox = await requireInbox(db, auth.project.id, params.id);
-    // TODO(#4): also remove the stored objects of the deleted messages once the object store exists.
     const counts = await deleteInbox(db, auth.project.id, inbox.id);
     // Lost a race with a concurrent delete: the inbox is gone, as for any unknown inbox.
     if (counts.inboxesDeleted === 0) throw new MailstopError("inbox_not_found", `No inbox ${params.id} in this project.`);

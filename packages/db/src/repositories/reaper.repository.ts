@@ -1,0 +1,64 @@
+import { sql } from "kysely";
+import type { Db } from "../database";
+
+/**
+ * Queues for deletion the object prefixes (`projects/<p>/tx/<t>/`, everything up to the raw
+ * key's last slash) of these raw keys that no message row uses any more. Called in the
+ * transaction that deleted the rows.
+ */
+export async function queueUnusedBlobs(trx: Db, rawKeys: readonly string[]): Promise<void> {
+  const keys = [...new Set(rawKeys)];
+  if (keys.length === 0) return;
+  await sql`
+    insert into blob_deletions (prefix)
+    select distinct left(k, length(k) - length(regexp_replace(k, '^.*/', ''))) from unnest(${keys}::text[]) as k
+    where not exists (select 1 from messages m where m.raw_key = k)
+    on conflict (prefix) do nothing`.execute(trx);
+}
+
+/**
+ * Deletes up to `limit` tombstoned or expired messages (skipping rows other reapers hold),
+ * lowers their inboxes' counts for expired ones (tombstones were counted out when erased), and
+ * queues their unused objects. Returns how many rows went.
+ */
+export async function reapMessages(db: Db, limit: number, now = new Date()): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    const doomed = await trx
+      .selectFrom("messages")
+      .select(["id", "raw_key", "inbox_id", "project_id", "deleted_at"])
+      .where((eb) => eb.or([eb("deleted_at", "is not", null), eb("expires_at", "<=", now)]))
+      .limit(limit)
+      .forUpdate()
+      .skipLocked()
+      .execute();
+    if (doomed.length === 0) return 0;
+    await trx
+      .deleteFrom("messages")
+      .where(
+        "id",
+        "in",
+        doomed.map((row) => row.id),
+      )
+      .execute();
+    const expiredPerInbox = new Map<string, number>();
+    for (const row of doomed) if (row.deleted_at === null) expiredPerInbox.set(row.inbox_id, (expiredPerInbox.get(row.inbox_id) ?? 0) + 1);
+    for (const [inboxId, count] of [...expiredPerInbox].sort(([a], [b]) => (a < b ? -1 : 1))) {
+      await trx
+        .updateTable("inboxes")
+        .set({ message_count: sql<number>`greatest(message_count - ${count}, 0)` })
+        .where("id", "=", inboxId)
+        .execute();
+    }
+    await queueUnusedBlobs(trx, doomed.map((row) => row.raw_key));
+    return doomed.length;
+  });
+}
+
+export async function pendingBlobDeletions(db: Db, limit: number): Promise<string[]> {
+  const rows = await db.selectFrom("blob_deletions").select("prefix").orderBy("created_at").limit(limit).execute();
+  return rows.map((row) => row.prefix);
+}
+
+export async function completeBlobDeletions(db: Db, prefixes: readonly string[]): Promise<void> {
+  if (prefixes.length > 0) await db.deleteFrom("blob_deletions").where("prefix", "in", [...prefixes]).execute();
+}

@@ -1,0 +1,79 @@
+import { newId } from "@mailstop/core";
+import { type TestProject, type TestServer, eventually, rawRequest, smtpTransport, startTestServer, uniqueTag } from "@mailstop/testkit";
+import type { ParserDeps } from "./deps";
+import { reapJob } from "./reap.job";
+
+let server: TestServer;
+let project: TestProject;
+let deps: ParserDeps;
+
+beforeAll(async () => {
+  server = await startTestServer({ mail: true });
+  project = await server.bootstrap();
+  const { context } = server.running;
+  deps = { db: server.db, blobs: context.blobs!, queue: context.redis!.queue, bus: context.redis!.bus, config: server.config, logger: context.logger };
+});
+afterAll(() => server.stop());
+
+async function createInbox() {
+  const { data, error } = await project.client.POST("/v1/inboxes", { body: { tag: uniqueTag("reap") } });
+  if (error || !data) throw new Error(JSON.stringify(error));
+  return data;
+}
+
+async function deliver(to: string[], subject: string) {
+  await smtpTransport(server.smtp!.receiving).sendMail({ from: "a@b.test", to, subject, text: "bytes to reap", attachments: [{ filename: "x.txt", content: "attached" }] });
+  return eventually(async () => {
+    const rows = await server.db.selectFrom("messages").select(["id", "raw_key", "inbox_id"]).where("subject", "=", subject).execute();
+    return rows.length === to.length ? rows : null;
+  }, { what: subject });
+}
+
+const rawExists = async (rawKey: string) => (await deps.blobs.stat(rawKey)) !== null;
+
+describe("the reaper", () => {
+  it("deletes an expired message and its stored objects; reads already treat it as not found", async () => {
+    const inbox = await createInbox();
+    const [message] = await deliver([inbox.address], `Expiring ${newId("message")}`);
+    await server.db.updateTable("messages").set({ expires_at: new Date(Date.now() - 1000) }).where("id", "=", message!.id).execute();
+    const read = await rawRequest(server.url, "GET", `/v1/messages/${message!.id}`, { headers: { authorization: `Bearer ${project.apiKey}` } });
+    expect(read.json.error.code).toBe("message_not_found");
+
+    await reapJob(deps)();
+    expect(await server.db.selectFrom("messages").select("id").where("id", "=", message!.id).execute()).toEqual([]);
+    expect(await server.db.selectFrom("attachments").select("id").where("message_id", "=", message!.id).execute()).toEqual([]);
+    expect(await rawExists(message!.raw_key)).toBe(false);
+    const counts = await server.db.selectFrom("inboxes").select("message_count").where("id", "=", inbox.id).executeTakeFirstOrThrow();
+    expect(counts.message_count).toBe(0);
+  });
+
+  it("keeps a raw source shared by another copy until its last row is gone", async () => {
+    const a = await createInbox();
+    const b = await createInbox();
+    const copies = await deliver([a.address, b.address], `Shared ${newId("message")}`);
+    const [first, second] = copies;
+    expect(first!.raw_key).toBe(second!.raw_key);
+    const erase = (id: string) => rawRequest(server.url, "DELETE", `/v1/messages/${id}`, { headers: { authorization: `Bearer ${project.apiKey}` } });
+
+    await erase(first!.id);
+    await reapJob(deps)();
+    expect(await rawExists(first!.raw_key)).toBe(true);
+    expect(await server.db.selectFrom("messages").select("id").where("id", "=", second!.id).execute()).toHaveLength(1);
+
+    await erase(second!.id);
+    await reapJob(deps)();
+    expect(await rawExists(first!.raw_key)).toBe(false);
+  });
+
+  it("removes the stored objects of a deleted inbox's messages", async () => {
+    const inbox = await createInbox();
+    const [message] = await deliver([inbox.address], `Inbox gone ${newId("message")}`);
+    const deleted = await rawRequest(server.url, "DELETE", `/v1/inboxes/${inbox.id}`, { headers: { authorization: `Bearer ${project.apiKey}` } });
+    expect(deleted.json).toEqual({ id: inbox.id, deleted: true, messages_deleted: 1 });
+    expect(await rawExists(message!.raw_key)).toBe(true);
+    await reapJob(deps)();
+    expect(await rawExists(message!.raw_key)).toBe(false);
+    expect(await server.db.selectFrom("blob_deletions").select("prefix").execute()).toEqual([]);
+  });
+});
+
