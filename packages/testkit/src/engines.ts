@@ -58,3 +58,11 @@ export function runDatabaseUrl(): string {
   if (!url) throw new Error(`${RUN_DATABASE_ENV} is not set: integration tests run through the jest global setup`);
   return url;
 }
+
+/** Set by the global setup: names this run's Redis keys, so its teardown removes exactly them. */
+export const RUN_ID_ENV = "MAILSTOP_TEST_RUN_ID";
+
+/** The Redis key prefix every key of this run starts with. */
+export function runRedisPrefix(): string {
+  return `mailstop-test-${process.env[RUN_ID_ENV] ?? "adhoc"}`;
+}

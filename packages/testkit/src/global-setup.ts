@@ -2,7 +2,8 @@ import { createDatabase, migrateToLatest } from "@mailstop/db";
 import { createFreshDatabase } from "./databases";
 import pg from "pg";
 import { createConnection } from "node:net";
-import { LOCAL_POSTGRES_URL, LOCAL_REDIS_URL, RUN_DATABASE_ENV, RUN_REDIS_ENV, RUN_SERVER_ENV, dockerIsAvailable, givenDatabaseUrl, givenRedisUrl } from "./engines";
+import { randomBytes } from "node:crypto";
+import { LOCAL_POSTGRES_URL, LOCAL_REDIS_URL, RUN_DATABASE_ENV, RUN_ID_ENV, RUN_REDIS_ENV, RUN_SERVER_ENV, dockerIsAvailable, givenDatabaseUrl, givenRedisUrl } from "./engines";
 
 async function answers(url: string): Promise<boolean> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
@@ -19,6 +20,8 @@ async function answers(url: string): Promise<boolean> {
 export interface RunState {
   serverUrl: string;
   database: string;
+  redisUrl: string;
+  redisPrefix: string;
   stopContainers: (() => Promise<void>)[];
 }
 
@@ -91,6 +94,8 @@ export default async function globalSetup(): Promise<void> {
   }
   process.env[RUN_DATABASE_ENV] = url;
   process.env[RUN_SERVER_ENV] = serverUrl;
-  process.env[RUN_REDIS_ENV] = await runRedis(stopContainers);
-  globalThis.__MAILSTOP_RUN__ = { serverUrl, database: name, stopContainers };
+  const redisUrl = await runRedis(stopContainers);
+  process.env[RUN_REDIS_ENV] = redisUrl;
+  process.env[RUN_ID_ENV] = randomBytes(4).toString("hex");
+  globalThis.__MAILSTOP_RUN__ = { serverUrl, database: name, redisUrl, redisPrefix: `mailstop-test-${process.env[RUN_ID_ENV]}`, stopContainers };
 }

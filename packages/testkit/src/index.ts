@@ -2,12 +2,13 @@ import { randomBytes } from "node:crypto";
 export { startTestServer, freePort, uniqueProjectKey, uniqueTag, uniqueRunId, uniqueDomain, TEST_ADMIN_TOKEN, type TestServer, type TestProject } from "./test-server";
 export { rawRequest, expectError } from "./http";
 export { createFreshDatabase, dropDatabase } from "./databases";
-export { runDatabaseUrl, runRedisUrl, runServerUrl, withDatabase } from "./engines";
+export { runDatabaseUrl, runRedisPrefix, runRedisUrl, runServerUrl, withDatabase } from "./engines";
+import { runRedisPrefix } from "./engines";
 export { insertMessageRows } from "./messages";
 export { startTestS3, type TestS3 } from "./s3";
 
 
-/** A Redis key prefix (BullMQ queues, pub/sub channels) no other test uses. */
-export const uniqueRedisPrefix = () => `mailstop-test-${randomBytes(5).toString("hex")}`;
+/** A Redis key prefix (BullMQ queues, pub/sub channels) no other test uses, inside this run's prefix. */
+export const uniqueRedisPrefix = () => `${runRedisPrefix()}-${randomBytes(5).toString("hex")}`;
 export { SmtpDialogue, smtpTransport, eventually, type SmtpResponse } from "./smtp";
 export { startTestRedis, type TestRedis } from "./redis";

@@ -8,7 +8,7 @@ import { type Config, loadConfig } from "@mailstop/config";
 import type { Db } from "@mailstop/db";
 import { createLogger } from "@mailstop/logging";
 import { type RunningTarget, type Target, startTarget } from "@mailstop/runtime";
-import { runDatabaseUrl, runRedisUrl } from "./engines";
+import { runDatabaseUrl, runRedisPrefix, runRedisUrl } from "./engines";
 import { type TestS3, startTestS3 } from "./s3";
 
 /** The admin token every test server is started with. */
@@ -82,7 +82,7 @@ export async function startTestServer(
       : {
           ...s3.env,
           REDIS_URL: runRedisUrl(),
-          MAILSTOP_REDIS_PREFIX: `mailstop-test-${randomBytes(5).toString("hex")}`,
+          MAILSTOP_REDIS_PREFIX: `${runRedisPrefix()}-${randomBytes(5).toString("hex")}`,
           MAILSTOP_SMTP_PORT: String(await freePort()),
           MAILSTOP_CAPTURE_PORT: String(await freePort()),
         };
