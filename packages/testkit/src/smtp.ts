@@ -88,13 +88,17 @@ export class SmtpDialogue {
 }
 
 /** A nodemailer transport to a mailstop listener on loopback (self-signed STARTTLS accepted). */
-export function smtpTransport(port: number, options: { auth?: { user: string; pass: string }; authMethod?: "PLAIN" | "LOGIN"; requireTLS?: boolean } = {}) {
+export function smtpTransport(
+  port: number,
+  options: { auth?: { user: string; pass: string }; authMethod?: "PLAIN" | "LOGIN"; requireTLS?: boolean; pool?: boolean } = {},
+) {
   return nodemailer.createTransport({
     host: "127.0.0.1",
     port,
     secure: false,
     tls: { rejectUnauthorized: false },
     ...(options.requireTLS ? { requireTLS: true } : {}),
+    ...(options.pool ? { pool: true, maxConnections: 1 } : {}),
     ...(options.auth === undefined ? {} : { auth: options.auth }),
     ...(options.authMethod === undefined ? {} : { authMethod: options.authMethod }),
   });

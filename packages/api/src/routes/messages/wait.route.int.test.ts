@@ -78,15 +78,37 @@ describe("POST /v1/messages/wait", () => {
       expect(Date.now() - started).toBeGreaterThanOrEqual(SIM_DELAY_MS - 100);
     });
 
-    it("never misses a message stored while the wait starts (50 races)", async () => {
+    it("never misses a message stored while the wait starts (200 races)", async () => {
       const inbox = await createInbox();
-      const transport = smtpTransport(server.smtp!.receiving);
-      for (let round = 0; round < 50; round++) {
+      // One pooled connection: smtp-server's greeting delay is paid once, not per round.
+      const transport = smtpTransport(server.smtp!.receiving, { pool: true });
+      for (let round = 0; round < 200; round++) {
         const subject = `Race ${round} ${newId("message")}`;
         const [result] = await Promise.all([wait({ inbox: inbox.id, match: { subject_contains: subject }, timeout_ms: 15_000 }), transport.sendMail({ from: "a@b.test", to: inbox.address, subject, text: "x" })]);
         expect([round, result.json.status, result.json.message?.subject]).toEqual([round, "matched", subject]);
       }
       transport.close();
+    }, 120_000);
+
+    it("reports the time from the edge's final 250 to the wait's response (median and p99 over 200 sends)", async () => {
+      const inbox = await createInbox();
+      const transport = smtpTransport(server.smtp!.receiving, { pool: true });
+      const latencies: number[] = [];
+      for (let round = 0; round < 200; round++) {
+        const subject = `Latency ${round} ${newId("message")}`;
+        const responded = wait({ inbox: inbox.id, match: { subject_contains: subject }, timeout_ms: 15_000 }).then((result) => ({ result, at: performance.now() }));
+        await transport.sendMail({ from: "a@b.test", to: inbox.address, subject, text: "x" });
+        const accepted = performance.now();
+        const { result, at } = await responded;
+        expect(result.json.status).toBe("matched");
+        latencies.push(at - accepted);
+      }
+      transport.close();
+      const sorted = [...latencies].sort((a, b) => a - b);
+      const percentile = (p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+      // A report, not a timed assertion: the targets live in the benchmark (issue 6).
+      console.log(`final 250 -> wait response over ${sorted.length} sends: median ${percentile(50).toFixed(1)} ms, p99 ${percentile(99).toFixed(1)} ms`);
+      expect(latencies).toHaveLength(200);
     }, 120_000);
   });
 

@@ -1,0 +1,62 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { once } from "node:events";
+import { join } from "node:path";
+import { SLOT_LEASE } from "@mailstop/messaging";
+import { type TestServer, eventually, freePort, runDatabaseUrl, startTestServer, uniqueTag } from "@mailstop/testkit";
+
+const ROOT = join(__dirname, "../../../../..");
+
+describe("a waiter killed with waits held", () => {
+  let server: TestServer;
+  let child: ChildProcess | undefined;
+
+  beforeAll(async () => {
+    server = await startTestServer({ mail: true });
+  });
+  afterAll(async () => {
+    if (child && child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    await server.stop();
+  });
+
+  const waitOn = (url: string, key: string, body: unknown) =>
+    fetch(`${url}/v1/messages/wait`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+
+  it("gives its concurrency slots back once their leases lapse", async () => {
+    const project = await server.bootstrap();
+    await server.admin.PATCH("/admin/v1/projects/{id}", { params: { path: { id: project.projectId } }, body: { limits: { max_concurrent_waits: 2 } } });
+    const { data: inbox } = await project.client.POST("/v1/inboxes", { body: { tag: uniqueTag("crash") } });
+
+    // A waiter of the fleet in its own process (the CLI's binary loads tsx in process, so SIGKILL kills it).
+    const port = await freePort();
+    child = spawn(process.execPath, ["packages/cli/bin/mailstop.cjs", "serve", "--target", "waiter"], {
+      cwd: ROOT,
+      env: {
+        PATH: process.env.PATH ?? "",
+        DATABASE_URL: runDatabaseUrl(),
+        REDIS_URL: server.config.redisUrl!,
+        MAILSTOP_REDIS_PREFIX: server.config.redisPrefix,
+        MAILSTOP_HTTP_PORT: String(port),
+        MAILSTOP_LOG_LEVEL: "warn",
+      },
+      stdio: "ignore",
+    });
+    const childUrl = `http://127.0.0.1:${port}`;
+    await eventually(() => fetch(`${childUrl}/health`).then((r) => (r.ok ? true : null), () => null), { timeoutMs: 30_000, what: "the waiter process" });
+
+    const long = { inbox: inbox!.id, match: { subject_contains: "never" }, timeout_ms: 120_000 };
+    const held = [waitOn(childUrl, project.apiKey, long).catch(() => null), waitOn(childUrl, project.apiKey, long).catch(() => null)];
+    await eventually(
+      async () => ((await waitOn(server.url, project.apiKey, { ...long, timeout_ms: 10 })).status === 429 ? true : null),
+      { what: "both slots held by the waiter process" },
+    );
+
+    const exited = once(child, "exit");
+    child.kill("SIGKILL");
+    await exited;
+    await eventually(
+      async () => ((await waitOn(server.url, project.apiKey, { ...long, timeout_ms: 10 })).status === 200 ? true : null),
+      { timeoutMs: SLOT_LEASE.ttlMs * 3, what: "the dead waiter's slots to lapse" },
+    );
+    await Promise.all(held);
+  }, 90_000);
+});
