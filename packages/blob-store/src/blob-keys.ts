@@ -16,9 +16,3 @@ export const blobKeys = {
   project: (projectId: string) => `projects/${projectId}/`,
 };
 
-/** The transaction prefix of any key built by {@link blobKeys}. */
-export function transactionPrefixOf(key: string): string {
-  const match = /^projects\/[^/]+\/tx\/[^/]+\//.exec(key);
-  if (!match) throw new Error(`not a transaction key: ${key}`);
-  return match[0];
-}

@@ -65,6 +65,12 @@ describe("loadConfig", () => {
     expect(line).not.toContain("tooshort-secret");
   });
 
+  it("needs MAILSTOP_TLS_CERT and MAILSTOP_TLS_KEY together", () => {
+    expect(errorLines({ MAILSTOP_TLS_CERT: "/etc/cert.pem" })).toEqual(["invalid configuration: MAILSTOP_TLS_KEY must be set together with MAILSTOP_TLS_CERT"]);
+    expect(loadConfig({ MAILSTOP_TLS_CERT: "/c.pem", MAILSTOP_TLS_KEY: "/k.pem" }).smtp.tls).toEqual({ certFile: "/c.pem", keyFile: "/k.pem" });
+    expect(loadConfig({}).smtp.tls).toBeNull();
+  });
+
   it("accepts a 32-character admin token and a well-formed bootstrap key", () => {
     const key = `is_test_${"a".repeat(43)}`;
     const config = loadConfig({ MAILSTOP_ADMIN_TOKEN: "x".repeat(32), MAILSTOP_BOOTSTRAP_API_KEY: key });
