@@ -15,6 +15,7 @@ import { checkAuthRoute } from "./routes/auth/check-auth.route";
 import { ensureFixturesRoute } from "./routes/fixtures/ensure-fixtures.route";
 import { cleanupInboxesRoute } from "./routes/inboxes/cleanup-inboxes.route";
 import { createInboxRoute } from "./routes/inboxes/create-inbox.route";
+import { createStreamTokenRoute } from "./routes/inboxes/create-stream-token.route";
 import { deleteInboxRoute } from "./routes/inboxes/delete-inbox.route";
 import { getInboxRoute } from "./routes/inboxes/get-inbox.route";
 import { inboxForRunRoute } from "./routes/inboxes/inbox-for-run.route";
@@ -27,6 +28,7 @@ import { listMessagesRoute } from "./routes/messages/list-messages.route";
 import { abuseRoute } from "./routes/meta/abuse.route";
 import { docsRoute, mountDocsAssets } from "./routes/meta/docs.route";
 import { openApiRoute } from "./routes/meta/openapi.route";
+import { streamInboxEventsRoute } from "./routes/stream/stream-inbox-events.route";
 
 /** Everything the api service adds to the HTTP listener: public routes, then admin routes. */
 export function apiHttpContributions(deps: ApiDeps): HttpContribution[] {
@@ -46,6 +48,7 @@ export function apiHttpContributions(deps: ApiDeps): HttpContribution[] {
         listInboxesRoute(deps),
         getInboxRoute(deps),
         deleteInboxRoute(deps),
+        createStreamTokenRoute(deps),
         listMessagesRoute(deps),
         getMessageRoute(deps),
         getMessageBodyRoute(deps),
@@ -70,7 +73,7 @@ export function apiHttpContributions(deps: ApiDeps): HttpContribution[] {
   ];
 }
 
-/** What the waiter service adds to the HTTP listener. TODO(#4): the event stream. */
+/** What the waiter service adds to the HTTP listener: the blocking wait and the event stream. */
 export function waiterHttpContributions(deps: WaiterDeps): HttpContribution[] {
-  return [{ document: publicDocument(), routes: [waitRoute(deps)] }];
+  return [{ document: publicDocument(), routes: [waitRoute(deps), streamInboxEventsRoute(deps)] }];
 }

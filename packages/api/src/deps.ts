@@ -15,5 +15,7 @@ export interface ApiDeps {
 }
 
 export const publicRoute = defineRoute<PublicOperations>();
+/** The event stream: an API key, or a stream token in `?token=`. */
+export const streamRoute = defineRoute<PublicOperations>("api-key-or-stream-token");
 export const metaRoute = defineOpenRoute<PublicOperations>("none");
 export const adminRoute = defineOpenRoute<AdminOperations>("admin");

@@ -21,6 +21,18 @@ export function apiKeyEnvironment(key: string): KeyEnvironment | null {
   return null;
 }
 
+const STREAM_TOKEN_PREFIX = "is_stream_";
+
+/** A new stream token (256 bits), shown once and stored as its SHA-256 digest. */
+export function generateStreamToken(): string {
+  return STREAM_TOKEN_PREFIX + randomBytes(32).toString("base64url");
+}
+
+/** True when `value` is shaped like a stream token (so a lookup is worth making). */
+export function isStreamTokenShaped(value: string): boolean {
+  return value.startsWith(STREAM_TOKEN_PREFIX) && KEY_SECRET.test(value.slice(STREAM_TOKEN_PREFIX.length));
+}
+
 /** A new SMTP password (base64url, 192 bits), shown once. */
 export function generateSmtpPassword(): string {
   return randomBytes(24).toString("base64url");

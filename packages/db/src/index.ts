@@ -9,3 +9,4 @@ export * from "./repositories/delivery.repository";
 export * from "./repositories/message.repository";
 export * from "./repositories/message-read.repository";
 export * from "./repositories/reaper.repository";
+export * from "./repositories/stream-token.repository";

@@ -4,4 +4,6 @@ export interface AuthContext {
   scopes: readonly string[];
   project: { id: string; key: string; region: "us" | "eu"; maxConcurrentWaits: number };
   organisation: { id: string; organisationLimits: boolean };
+  /** Set when the caller presented a stream token instead of a key: the one inbox it opens. */
+  streamToken?: { inbox: { id: string; address: string }; expiresAt: Date };
 }

@@ -1,42 +1,36 @@
 import type { Request } from "express";
-import { MailstopError, apiKeyEnvironment, secretMatchesHash, sha256 } from "@mailstop/core";
-import { type Db, findApiKeyByHash } from "@mailstop/db";
+import { MailstopError, apiKeyEnvironment, isStreamTokenShaped, secretMatchesHash, sha256 } from "@mailstop/core";
+import { type ApiKeyRecord, type Db, findApiKeyByHash, findStreamTokenByHash } from "@mailstop/db";
 import type { AuthContext } from "./auth-context";
 
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
 
+interface AuthOptions {
+  region: "us" | "eu";
+  requiredScope: string | null;
+  now?: Date;
+}
+
+function hasAuthorizationHeader(req: Request): boolean {
+  const header = req.headers.authorization;
+  return header !== undefined && header.trim() !== "";
+}
+
 /** The credential of an `Authorization: Bearer …` header: unauthenticated when absent. */
 export function bearerToken(req: Request): string {
-  const header = req.headers.authorization;
-  if (header === undefined || header.trim() === "") {
+  if (!hasAuthorizationHeader(req)) {
     throw new MailstopError("unauthenticated", "Send your API key as `Authorization: Bearer <key>`.");
   }
-  const match = BEARER.exec(header);
+  const match = BEARER.exec(req.headers.authorization!);
   if (!match?.[1]) throw new MailstopError("invalid_api_key", "The Authorization header must be `Bearer <key>`.");
   return match[1];
 }
 
 /**
- * Resolves the API key of a request, in the order SPEC.md fixes: `unauthenticated` before
- * anything else, then an unknown, revoked or expired key, a suspended organisation, a region
- * mismatch, and last the route's scope. One indexed query; nothing is cached, so a revoked
- * key fails on its very next request on every instance.
+ * The checks every credential passes after its key is found, in SPEC.md's order: an expired
+ * key, a suspended organisation, a region mismatch, and last the route's scope.
  */
-export async function authenticate(
-  db: Db,
-  req: Request,
-  options: { region: "us" | "eu"; requiredScope: string | null; now?: Date },
-): Promise<AuthContext> {
-  const key = bearerToken(req);
-  if (apiKeyEnvironment(key) === null) {
-    throw new MailstopError("invalid_api_key", "This is not a mailstop API key; keys start with is_live_ or is_test_.");
-  }
-  const record = await findApiKeyByHash(db, sha256(key));
-  // The lookup is by digest; the comparison is repeated in constant time so no code path
-  // branches on the secret itself.
-  if (record === null || !secretMatchesHash(key, record.keyHash) || record.revokedAt !== null) {
-    throw new MailstopError("invalid_api_key", "The API key is unknown or has been revoked.");
-  }
+function authorize(record: ApiKeyRecord, options: AuthOptions): AuthContext {
   if (record.expiresAt !== null && record.expiresAt.getTime() <= (options.now ?? new Date()).getTime()) {
     throw new MailstopError("invalid_api_key", "The API key has expired.");
   }
@@ -59,4 +53,46 @@ export async function authenticate(
     project: record.project,
     organisation: { id: record.organisation.id, organisationLimits: record.organisation.organisationLimits },
   };
+}
+
+/**
+ * Resolves the API key of a request: `unauthenticated` before anything else, then an unknown
+ * or revoked key, then {@link authorize}. One indexed query; nothing is cached, so a revoked
+ * key fails on its very next request on every instance.
+ */
+export async function authenticate(db: Db, req: Request, options: AuthOptions): Promise<AuthContext> {
+  const key = bearerToken(req);
+  if (apiKeyEnvironment(key) === null) {
+    throw new MailstopError("invalid_api_key", "This is not a mailstop API key; keys start with is_live_ or is_test_.");
+  }
+  const record = await findApiKeyByHash(db, sha256(key));
+  // The lookup is by digest; the comparison is repeated in constant time so no code path
+  // branches on the secret itself.
+  if (record === null || !secretMatchesHash(key, record.keyHash) || record.revokedAt !== null) {
+    throw new MailstopError("invalid_api_key", "The API key is unknown or has been revoked.");
+  }
+  return authorize(record, options);
+}
+
+/**
+ * The event stream's credential: the Bearer header when one is sent (it wins), else a stream
+ * token in `?token=`. A token that is unknown, expired, or whose key was revoked opens
+ * nothing: `unauthenticated`, like no credential at all. Which inbox it opens is checked by
+ * the route, against `streamToken.inbox`.
+ */
+export async function authenticateKeyOrStreamToken(db: Db, req: Request, options: AuthOptions): Promise<AuthContext> {
+  if (hasAuthorizationHeader(req)) return authenticate(db, req, options);
+  const token = req.query.token;
+  if (typeof token !== "string" || token === "") {
+    throw new MailstopError("unauthenticated", "Send your API key as `Authorization: Bearer <key>`, or a stream token as `?token=`.");
+  }
+  const record = isStreamTokenShaped(token) ? await findStreamTokenByHash(db, sha256(token)) : null;
+  const now = options.now ?? new Date();
+  if (record === null || !secretMatchesHash(token, record.tokenHash) || record.key.revokedAt !== null) {
+    throw new MailstopError("unauthenticated", "This stream token is unknown or its key was revoked; mint a new one.");
+  }
+  if (record.expiresAt.getTime() <= now.getTime()) {
+    throw new MailstopError("unauthenticated", "This stream token has expired; mint a new one with POST /v1/inboxes/{id}/stream-token.");
+  }
+  return { ...authorize(record.key, options), streamToken: { inbox: record.inbox, expiresAt: record.expiresAt } };
 }

@@ -2,7 +2,7 @@ import type { Request, Router } from "express";
 import { MailstopError, secretMatchesHash, sha256 } from "@mailstop/core";
 import type { Db } from "@mailstop/db";
 import { type OpenApiDocument, buildValidators } from "@mailstop/openapi";
-import { authenticate, bearerToken } from "./authenticate";
+import { authenticate, authenticateKeyOrStreamToken, bearerToken } from "./authenticate";
 import { rethrowBodyError } from "./json-body";
 import { requestIdOf } from "./request-id";
 import type { RouteDefinition } from "./route";
@@ -40,14 +40,20 @@ export function mountRoutes(router: Router, set: RouteSet, options: MountOptions
     const validator = validators.get(route.operationId);
     if (!validator) throw new Error(`route ${route.operationId} is not an operation of its OpenAPI document`);
     const { spec } = validator;
-    if ((route.access === "api-key") !== (spec.scope !== undefined)) {
+    const keyed = route.access === "api-key" || route.access === "api-key-or-stream-token";
+    if (keyed !== (spec.scope !== undefined)) {
       throw new Error(`route ${route.operationId}: access ${route.access} contradicts x-scope ${String(spec.scope)}`);
     }
     if (route.access === "admin" && checkAdmin === null) continue;
 
     router[spec.method](spec.expressPath, async (req, res) => {
+      const authOptions = { region: options.region, requiredScope: spec.scope ?? null };
       const auth =
-        route.access === "api-key" ? await authenticate(options.db, req, { region: options.region, requiredScope: spec.scope ?? null }) : null;
+        route.access === "api-key"
+          ? await authenticate(options.db, req, authOptions)
+          : route.access === "api-key-or-stream-token"
+            ? await authenticateKeyOrStreamToken(options.db, req, authOptions)
+            : null;
       if (route.access === "admin") checkAdmin?.(req);
       rethrowBodyError(res);
       const valid = validator.validate({ body: req.body, query: req.query as Record<string, unknown>, params: req.params as Record<string, string> });

@@ -36,8 +36,11 @@ type Reply = { status: number; body: unknown; headers?: Record<string, string> }
  */
 export interface RouteDefinition {
   operationId: string;
-  /** `api-key`: the document's x-scope applies; `none`: meta routes; `admin`: the admin token. */
-  access: "api-key" | "none" | "admin";
+  /**
+   * `api-key`: the document's x-scope applies; `api-key-or-stream-token`: the same, or a stream
+   * token in `?token=` (the event stream); `none`: meta routes; `admin`: the admin token.
+   */
+  access: "api-key" | "api-key-or-stream-token" | "none" | "admin";
   handle(ctx: UntypedRouteContext): Promise<Reply>;
 }
 
@@ -52,12 +55,12 @@ export interface UntypedRouteContext {
   res: Response;
 }
 
-/** A route called with an API key, typed from the generated operations of its document. */
-export function defineRoute<Ops>() {
+/** A route called with an API key (or a stream token), typed from the generated operations of its document. */
+export function defineRoute<Ops>(access: "api-key" | "api-key-or-stream-token" = "api-key") {
   return <Id extends keyof Ops & string>(
     operationId: Id,
     handle: (ctx: RouteContext<Ops[Id]>) => Promise<ReplyOf<Ops[Id]> | undefined>,
-  ): RouteDefinition => ({ operationId, access: "api-key", handle: handle as unknown as RouteDefinition["handle"] });
+  ): RouteDefinition => ({ operationId, access, handle: handle as unknown as RouteDefinition["handle"] });
 }
 
 /** A route that needs no credential (`none`) or the operator's admin token (`admin`). */

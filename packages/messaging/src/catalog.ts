@@ -29,11 +29,10 @@ export interface ParseMessageJob {
   deliveries: Delivery[];
 }
 
-/** Publishes an arrival later: how a `sim.delay` message becomes visible to waiters and streams. */
+/** Reveals a `sim.delay` message when its delay is over: gives it a stream cursor, then announces it. */
 export interface PublishArrivalJob {
   inbox_id: string;
   message_id: string;
-  seq: string;
 }
 
 /** Deletes tombstoned and expired messages and the objects no row uses; scheduled, no payload. */
@@ -88,8 +87,8 @@ const SCHEMAS: Record<JobName, object> = {
   "publish-arrival": {
     type: "object",
     additionalProperties: false,
-    required: ["inbox_id", "message_id", "seq"],
-    properties: { inbox_id: { type: "string" }, message_id: { type: "string" }, seq: { type: "string" } },
+    required: ["inbox_id", "message_id"],
+    properties: { inbox_id: { type: "string" }, message_id: { type: "string" } },
   },
   reap: { type: "object", additionalProperties: false, properties: {} },
 };
@@ -120,6 +119,6 @@ export const CHANNELS = {
 export interface ArrivalEvent {
   inbox_id: string;
   message_id: string;
-  /** The message's arrival sequence (stream cursor), as a decimal string. */
+  /** The message's stream cursor (`stream_seq`), as a decimal string. */
   seq: string;
 }

@@ -198,36 +198,43 @@ describe("arrivals", () => {
       // The row must already be readable when the arrival is heard.
       void server.db
         .selectFrom("messages")
-        .select(["id", "seq"])
+        .select(["id", "stream_seq"])
         .where("id", "=", event.message_id)
         .executeTakeFirst()
-        .then((row) => resolveArrival({ ...event, seq: row ? String(row.seq) : "missing" }));
+        .then((row) => resolveArrival({ ...event, seq: row?.stream_seq ?? "missing" }));
     });
     try {
       await smtpTransport(server.smtp!.receiving).sendMail({ from: "a@b.test", to: inbox.address, subject, text: "x" });
       const event = await Promise.race([arrived, new Promise<never>((_, reject) => setTimeout(() => reject(new Error("no arrival")), 10_000))]);
       const row = await storedCopy(inbox.id, subject);
-      expect(event).toEqual({ inbox_id: inbox.id, message_id: row.id, seq: String(row.seq) });
+      expect(event).toEqual({ inbox_id: inbox.id, message_id: row.id, seq: row.stream_seq });
     } finally {
       await unsubscribe();
     }
   });
 
-  it("of sim.delay messages are published only once they become visible", async () => {
+  it("of sim.delay messages are published only once they become visible, with a stream cursor after messages stored meanwhile", async () => {
     const { data: inbox } = await project.client.POST("/v1/inboxes", { body: { tag: `sim.delay.${newId("message").slice(-8)}` } });
-    const heard: number[] = [];
-    let resolveHeard: () => void = () => undefined;
-    const done = new Promise<void>((resolve) => (resolveHeard = resolve));
-    const unsubscribe = await deps.bus.subscribeArrivals(inbox!.id, () => {
-      heard.push(Date.now());
-      resolveHeard();
-    });
+    const heard = new Map<string, { at: number; seq: string }>();
+    const unsubscribe = await deps.bus.subscribeArrivals(inbox!.id, (event) => heard.set(event.message_id, { at: Date.now(), seq: event.seq }));
     try {
-      const job = await stagedJob(inbox!.id, "Subject: delayed\r\n\r\nlater\r\n", "delay");
       const started = Date.now();
-      await parseMessageJob(deps)(job);
-      await Promise.race([done, new Promise<never>((_, reject) => setTimeout(() => reject(new Error("no delayed arrival")), 10_000))]);
-      expect(heard[0]! - started).toBeGreaterThanOrEqual(SIM_DELAY_MS - 50);
+      await parseMessageJob(deps)(await stagedJob(inbox!.id, "Subject: delayed\r\n\r\nlater\r\n", "delay"));
+      const delayed = await storedCopy(inbox!.id, "delayed");
+      // Hidden: no stream cursor yet, and no arrival.
+      expect(delayed.stream_seq).toBeNull();
+      await parseMessageJob(deps)(await stagedJob(inbox!.id, "Subject: prompt\r\n\r\nnow\r\n"));
+      const prompt = await storedCopy(inbox!.id, "prompt");
+      expect(heard.has(delayed.id)).toBe(false);
+
+      const arrival = await eventually(async () => heard.get(delayed.id), { what: "the delayed arrival" });
+      expect(arrival.at - started).toBeGreaterThanOrEqual(SIM_DELAY_MS - 50);
+      // Stored first, revealed after `prompt`: its cursor follows prompt's, so a stream resumed
+      // after prompt still receives it.
+      const revealed = await storedCopy(inbox!.id, "delayed");
+      expect(arrival.seq).toBe(revealed.stream_seq);
+      expect(BigInt(revealed.seq)).toBeLessThan(BigInt(prompt.seq));
+      expect(BigInt(revealed.stream_seq!)).toBeGreaterThan(BigInt(prompt.stream_seq!));
     } finally {
       await unsubscribe();
     }

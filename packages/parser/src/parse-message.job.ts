@@ -1,7 +1,7 @@
 import { METRICS, MailstopError, RETENTION_SECONDS, captureTag, inboxAddress, newId, periodStart } from "@mailstop/core";
 import { blobKeys } from "@mailstop/blob-store";
-import { type Labels, type MessageParts, type ParsedContent, type StoredCopy, ensureInbox, storeMessageCopies } from "@mailstop/db";
-import { type Delivery, type ParseMessageJob, PermanentJobError } from "@mailstop/messaging";
+import { type Labels, type MessageParts, type ParsedContent, type StoredCopy, ensureInbox, revealMessage, storeMessageCopies } from "@mailstop/db";
+import { type Delivery, type ParseMessageJob, PermanentJobError, type PublishArrivalJob } from "@mailstop/messaging";
 import { buildContent, headerBlock, unparsedContent } from "./content";
 import type { ParserDeps } from "./deps";
 import { readMessage } from "./read-message";
@@ -63,15 +63,29 @@ async function parseDelivery(deps: ParserDeps, transactionId: string, delivery: 
   }
 }
 
-/** Announces arrivals after the rows are committed; `sim.delay` copies are announced when they become visible. */
+/**
+ * Announces arrivals after the rows are committed. A `sim.delay` copy has no stream cursor
+ * yet: the publish-arrival job reveals and announces it when its delay is over.
+ */
 async function announce(deps: ParserDeps, copies: readonly StoredCopy[]): Promise<void> {
-  const now = Date.now();
   for (const copy of copies) {
-    const event = { inbox_id: copy.inboxId, message_id: copy.messageId, seq: copy.seq };
-    const delayMs = copy.visibleAt.getTime() - now;
-    if (delayMs > 0) await deps.queue.enqueue("publish-arrival", event, { jobId: `arrival-${copy.messageId}`, delayMs });
-    else await deps.bus.publishArrival(event);
+    if (copy.streamSeq !== null) {
+      await deps.bus.publishArrival({ inbox_id: copy.inboxId, message_id: copy.messageId, seq: copy.streamSeq });
+      continue;
+    }
+    const delayMs = Math.max(0, copy.visibleAt.getTime() - Date.now());
+    await deps.queue.enqueue("publish-arrival", { inbox_id: copy.inboxId, message_id: copy.messageId }, { jobId: `arrival-${copy.messageId}`, delayMs });
   }
+}
+
+/** The publish-arrival job: a delayed copy becomes visible to streams, then waiters and streams hear of it. */
+export function publishArrivalJob(deps: ParserDeps) {
+  return async (job: PublishArrivalJob): Promise<void> => {
+    const seq = await revealMessage(deps.db, job.inbox_id, job.message_id);
+    // Erased or reaped before its delay was over: nobody is told of it.
+    if (seq === null) return;
+    await deps.bus.publishArrival({ ...job, seq });
+  };
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { ParserDeps } from "./deps";
-import { parseMessageJob } from "./parse-message.job";
+import { parseMessageJob, publishArrivalJob } from "./parse-message.job";
 import { reapJob } from "./reap.job";
 
 export interface ParserWorkerOptions {
@@ -11,7 +11,7 @@ export interface ParserWorkerOptions {
 export function parserJobs(deps: ParserDeps) {
   return {
     "parse-message": parseMessageJob(deps),
-    "publish-arrival": async (event: { inbox_id: string; message_id: string; seq: string }) => deps.bus.publishArrival(event),
+    "publish-arrival": publishArrivalJob(deps),
     reap: reapJob(deps),
   };
 }

@@ -1,4 +1,4 @@
-import { completeBlobDeletions, pendingBlobDeletions, reapMessages } from "@mailstop/db";
+import { completeBlobDeletions, deleteExpiredStreamTokens, pendingBlobDeletions, reapMessages } from "@mailstop/db";
 import type { ParserDeps } from "./deps";
 
 const ROW_BATCH = 500;
@@ -7,7 +7,7 @@ const PREFIX_BATCH = 100;
 /**
  * The reaper: deletes tombstoned and expired message rows in batches, then removes every
  * queued object prefix from the store, marking each done only once the store has deleted it
- * (a failure leaves it queued for the next run).
+ * (a failure leaves it queued for the next run). Expired stream tokens go too.
  */
 export function reapJob(deps: ParserDeps) {
   return async (): Promise<void> => {
@@ -19,6 +19,7 @@ export function reapJob(deps: ParserDeps) {
       await completeBlobDeletions(deps.db, pending);
       prefixes += pending.length;
     }
-    if (rows > 0 || prefixes > 0) deps.logger.info({ rows, prefixes }, "reaped");
+    const streamTokens = await deleteExpiredStreamTokens(deps.db);
+    if (rows > 0 || prefixes > 0 || streamTokens > 0) deps.logger.info({ rows, prefixes, stream_tokens: streamTokens }, "reaped");
   };
 }

@@ -10,6 +10,11 @@ import type { Redis } from "ioredis";
 export interface ServiceModule {
   readonly name: string;
   start(): Promise<void>;
+  /**
+   * Called on every module before any is stopped: ends long-lived work (event streams) that
+   * would otherwise hold the HTTP listener open while it closes.
+   */
+  drain?(): Promise<void>;
   stop(): Promise<void>;
   /** True when the module can do its work (its dependencies are reachable). */
   ready(): Promise<boolean>;

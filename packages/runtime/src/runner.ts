@@ -20,13 +20,18 @@ export interface StartOptions {
   print?: (text: string) => void;
 }
 
-/** Stops modules in reverse start order; every module is asked to stop even if one fails. */
+/**
+ * Drains every module, then stops them in reverse start order; every module is asked to
+ * drain and stop even if one fails.
+ */
 async function stopAll(modules: readonly ServiceModule[], logger: Logger): Promise<void> {
-  for (const module of [...modules].reverse()) {
-    try {
-      await module.stop();
-    } catch (error) {
-      logger.error({ err: error, module: module.name }, "module failed to stop");
+  for (const step of ["drain", "stop"] as const) {
+    for (const module of [...modules].reverse()) {
+      try {
+        await module[step]?.();
+      } catch (error) {
+        logger.error({ err: error, module: module.name }, `module failed to ${step}`);
+      }
     }
   }
 }

@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import { newId } from "@mailstop/core";
 import type { Db } from "@mailstop/db";
 
@@ -23,6 +24,7 @@ export async function insertMessageRows(db: Db, inbox: { id: string; address: st
         to: JSON.stringify([{ address: inbox.address, name: null }]),
         received_at: new Date(now),
         visible_at: new Date(now),
+        stream_seq: sql<string>`nextval('message_stream_seq')`,
         expires_at: new Date(now + 86_400_000),
       })),
     )

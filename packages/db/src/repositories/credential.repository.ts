@@ -30,30 +30,40 @@ export async function insertApiKey(
     .execute();
 }
 
-/** The key stored under `keyHash` with its project and organisation, or null. */
-export async function findApiKeyByHash(db: Db, keyHash: Buffer): Promise<ApiKeyRecord | null> {
-  const row = await db
-    .selectFrom("api_keys as k")
-    .innerJoin("projects as p", "p.id", "k.project_id")
-    .innerJoin("organisations as o", "o.id", "p.organisation_id")
-    .select([
-      "k.id",
-      "k.key_hash",
-      "k.environment",
-      "k.scopes",
-      "k.expires_at",
-      "k.revoked_at",
-      "p.id as project_id",
-      "p.key as project_key",
-      "p.region",
-      "p.max_concurrent_waits",
-      "o.id as organisation_id",
-      "o.suspended",
-      "o.organisation_limits",
-    ])
-    .where("k.key_hash", "=", keyHash)
-    .executeTakeFirst();
-  if (!row) return null;
+/** The columns of {@link ApiKeyRecord}, read from `api_keys as k`, `projects as p`, `organisations as o`. */
+export const API_KEY_RECORD_COLUMNS = [
+  "k.id",
+  "k.key_hash",
+  "k.environment",
+  "k.scopes",
+  "k.expires_at",
+  "k.revoked_at",
+  "p.id as project_id",
+  "p.key as project_key",
+  "p.region",
+  "p.max_concurrent_waits",
+  "o.id as organisation_id",
+  "o.suspended",
+  "o.organisation_limits",
+] as const;
+
+interface ApiKeyRow {
+  id: string;
+  key_hash: Buffer;
+  environment: "test" | "live";
+  scopes: string[];
+  expires_at: Date | null;
+  revoked_at: Date | null;
+  project_id: string;
+  project_key: string;
+  region: "us" | "eu";
+  max_concurrent_waits: number;
+  organisation_id: string;
+  suspended: boolean;
+  organisation_limits: boolean;
+}
+
+export function toApiKeyRecord(row: ApiKeyRow): ApiKeyRecord {
   return {
     id: row.id,
     keyHash: row.key_hash,
@@ -64,6 +74,18 @@ export async function findApiKeyByHash(db: Db, keyHash: Buffer): Promise<ApiKeyR
     project: { id: row.project_id, key: row.project_key, region: row.region, maxConcurrentWaits: row.max_concurrent_waits },
     organisation: { id: row.organisation_id, suspended: row.suspended, organisationLimits: row.organisation_limits },
   };
+}
+
+/** The key stored under `keyHash` with its project and organisation, or null. */
+export async function findApiKeyByHash(db: Db, keyHash: Buffer): Promise<ApiKeyRecord | null> {
+  const row = await db
+    .selectFrom("api_keys as k")
+    .innerJoin("projects as p", "p.id", "k.project_id")
+    .innerJoin("organisations as o", "o.id", "p.organisation_id")
+    .select(API_KEY_RECORD_COLUMNS)
+    .where("k.key_hash", "=", keyHash)
+    .executeTakeFirst();
+  return row ? toApiKeyRecord(row) : null;
 }
 
 /** Revokes a key; false when no such key exists. Revoking twice keeps the first instant. */

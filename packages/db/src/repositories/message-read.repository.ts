@@ -165,3 +165,47 @@ export async function tombstoneMessage(db: Db, projectId: string, id: string, no
     return true;
   });
 }
+
+/** What an event stream `message` frame carries: the envelope and extractions, no body. */
+export type StreamMessageRow = Pick<
+  Selectable<Database["messages"]>,
+  "id" | "inbox_id" | "received_at" | "subject" | "from_address" | "from_name" | "to" | "correlation_id" | "codes" | "links"
+> & { stream_seq: string };
+
+/**
+ * The inbox's messages that became visible after stream cursor `afterSeq`, oldest first: the
+ * one query an event stream makes per arrival (and on resume). Erased and expired messages
+ * are left out, as from every read.
+ */
+export async function listStreamMessages(
+  db: Db,
+  projectId: string,
+  inboxId: string,
+  afterSeq: string,
+  limit: number,
+  now = new Date(),
+): Promise<StreamMessageRow[]> {
+  const rows = await db
+    .selectFrom("messages")
+    .select(["id", "inbox_id", "received_at", "subject", "from_address", "from_name", "to", "correlation_id", "codes", "links", "stream_seq"])
+    .where("project_id", "=", projectId)
+    .where("inbox_id", "=", inboxId)
+    .where("stream_seq", ">", afterSeq)
+    .where("deleted_at", "is", null)
+    .where("expires_at", ">", now)
+    .orderBy("stream_seq")
+    .limit(limit)
+    .execute();
+  return rows as StreamMessageRow[];
+}
+
+/** The inbox's newest stream cursor ("0" when nothing was ever visible): where a fresh stream starts. */
+export async function latestStreamSeq(db: Db, projectId: string, inboxId: string): Promise<string> {
+  const row = await db
+    .selectFrom("messages")
+    .select(sql<string>`coalesce(max(stream_seq), 0)::text`.as("latest"))
+    .where("project_id", "=", projectId)
+    .where("inbox_id", "=", inboxId)
+    .executeTakeFirstOrThrow();
+  return row.latest;
+}

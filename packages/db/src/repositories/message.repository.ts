@@ -35,7 +35,8 @@ export interface MessageCopy {
 export interface StoredCopy {
   inboxId: string;
   messageId: string;
-  seq: string;
+  /** The event stream cursor; null while `sim.delay` hides the copy (see {@link revealMessage}). */
+  streamSeq: string | null;
   visibleAt: Date;
   /** False when an earlier attempt of the same job had already stored it. */
   inserted: boolean;
@@ -65,9 +66,9 @@ export async function storeMessageCopies(
   // Inbox rows are updated in id order, so two transactions sharing inboxes never deadlock.
   const copies = [...input.copies].sort((a, b) => (a.inboxId < b.inboxId ? -1 : a.inboxId > b.inboxId ? 1 : 0));
   return db.transaction().execute(async (trx) => {
-    // The inbox rows are locked before any message takes its sequence number, so within an
-    // inbox `seq` follows commit order (a stream that has read seq n never later finds a
-    // smaller one committed). FOR NO KEY UPDATE is the lock the counter update takes anyway;
+    // The inbox rows are locked before any message takes its sequence numbers, so within an
+    // inbox `seq` and `stream_seq` follow commit order (a stream that has read n never later
+    // finds a smaller one committed). FOR NO KEY UPDATE is the lock the counter update takes anyway;
     // an inbox deleted meanwhile is simply absent and its copy skipped.
     const inboxes = await trx
       .selectFrom("inboxes")
@@ -117,21 +118,23 @@ export async function storeMessageCopies(
           complaint: copy.complaint,
           received_at: input.receivedAt,
           visible_at: copy.visibleAt,
+          // Visible now: streamed now. A later `visible_at` is revealed by revealMessage.
+          stream_seq: copy.visibleAt.getTime() <= input.receivedAt.getTime() ? sql<string>`nextval('message_stream_seq')` : null,
           expires_at: new Date(input.receivedAt.getTime() + retentionSeconds * 1000),
         })
         .onConflict((oc) => oc.columns(["raw_key", "inbox_id"]).doNothing())
-        .returning(["id", "seq", "visible_at"])
+        .returning(["id", "stream_seq", "visible_at"])
         .executeTakeFirst();
 
       if (!inserted) {
         const existing = await trx
           .selectFrom("messages")
-          .select(["id", "seq", "visible_at"])
+          .select(["id", "stream_seq", "visible_at"])
           .where("project_id", "=", input.projectId)
           .where("raw_key", "=", input.rawKey)
           .where("inbox_id", "=", copy.inboxId)
           .executeTakeFirstOrThrow();
-        stored.push({ inboxId: copy.inboxId, messageId: existing.id, seq: existing.seq, visibleAt: existing.visible_at, inserted: false });
+        stored.push({ inboxId: copy.inboxId, messageId: existing.id, streamSeq: existing.stream_seq, visibleAt: existing.visible_at, inserted: false });
         continue;
       }
 
@@ -162,7 +165,7 @@ export async function storeMessageCopies(
         .where("id", "=", copy.inboxId)
         .where("project_id", "=", input.projectId)
         .execute();
-      stored.push({ inboxId: copy.inboxId, messageId: inserted.id, seq: inserted.seq, visibleAt: inserted.visible_at, inserted: true });
+      stored.push({ inboxId: copy.inboxId, messageId: inserted.id, streamSeq: inserted.stream_seq, visibleAt: inserted.visible_at, inserted: true });
     }
 
     const insertedCount = stored.filter((copy) => copy.inserted).length;
@@ -174,5 +177,26 @@ export async function storeMessageCopies(
         .execute();
     }
     return stored;
+  });
+}
+
+/**
+ * Gives a `sim.delay` copy its stream cursor when it becomes visible, under the same inbox
+ * lock that inserts take, so the cursor still follows commit order. Idempotent: a retried job
+ * gets the cursor already given. Null when the message is gone (erased, expired, inbox deleted).
+ */
+export async function revealMessage(db: Db, inboxId: string, messageId: string): Promise<string | null> {
+  return db.transaction().execute(async (trx) => {
+    const inbox = await trx.selectFrom("inboxes").select("id").where("id", "=", inboxId).forNoKeyUpdate().executeTakeFirst();
+    if (!inbox) return null;
+    const row = await trx
+      .updateTable("messages")
+      .set({ stream_seq: sql<string>`coalesce(stream_seq, nextval('message_stream_seq'))` })
+      .where("id", "=", messageId)
+      .where("inbox_id", "=", inboxId)
+      .where("deleted_at", "is", null)
+      .returning("stream_seq")
+      .executeTakeFirst();
+    return row?.stream_seq ?? null;
   });
 }

@@ -1,5 +1,5 @@
 import type { DomainsTable, InboxesTable } from "./inbox.table";
-import type { AttachmentsTable, BlobDeletionsTable, MessagesTable, UsageCountersTable } from "./message.table";
+import type { AttachmentsTable, BlobDeletionsTable, MessagesTable, StreamTokensTable, UsageCountersTable } from "./message.table";
 import type { ApiKeysTable, BlockedRecipientsTable, OrganisationsTable, ProjectsTable, SmtpCredentialsTable } from "./tenancy.table";
 
 /** The schema as kysely sees it; one entry per table the migrations create. */
@@ -15,6 +15,7 @@ export interface Database {
   attachments: AttachmentsTable;
   usage_counters: UsageCountersTable;
   blob_deletions: BlobDeletionsTable;
+  stream_tokens: StreamTokensTable;
 }
 
 export type { Labels } from "./inbox.table";

@@ -22,6 +22,8 @@ export interface MessagesTable {
   project_id: string;
   inbox_id: string;
   seq: Generated<string>;
+  /** The event stream's cursor: set when the copy becomes visible, null while `sim.delay` hides it. */
+  stream_seq: string | null;
   kind: "received" | "captured";
   raw_key: string;
   size: number;
@@ -71,5 +73,14 @@ export interface UsageCountersTable {
 
 export interface BlobDeletionsTable {
   prefix: string;
+  created_at: ColumnType<Date, Date | undefined, never>;
+}
+
+export interface StreamTokensTable {
+  token_hash: Buffer;
+  project_id: string;
+  inbox_id: string;
+  api_key_id: string;
+  expires_at: Date;
   created_at: ColumnType<Date, Date | undefined, never>;
 }

@@ -3,9 +3,10 @@ import { waiterHttpContributions } from "@mailstop/api";
 import { RedisWaitSlots } from "@mailstop/messaging";
 import { type RuntimeContext, type ServiceModule, requireDb, requireRedis } from "../module";
 
-/** The waiter service: blocking waits on the HTTP listener, woken by the arrival bus. */
+/** The waiter service: blocking waits and event streams on the HTTP listener, fed by the arrival bus. */
 export function waiterModule(context: RuntimeContext): ServiceModule {
   const redis = requireRedis(context);
+  const shutdown = new AbortController();
   context.http.push(
     ...waiterHttpContributions({
       db: requireDb(context),
@@ -14,7 +15,14 @@ export function waiterModule(context: RuntimeContext): ServiceModule {
       blobs: context.blobs ?? null,
       bus: redis.bus,
       slots: new RedisWaitSlots(redis.command, context.config.redisPrefix, `${hostname()}:${process.pid}`),
+      shutdown: shutdown.signal,
     }),
   );
-  return { name: "waiter", start: async () => undefined, stop: async () => undefined, ready: async () => true };
+  return {
+    name: "waiter",
+    start: async () => undefined,
+    drain: async () => shutdown.abort(),
+    stop: async () => undefined,
+    ready: async () => true,
+  };
 }

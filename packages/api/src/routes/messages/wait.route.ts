@@ -11,6 +11,8 @@ import { toMessageView } from "../../messages/message.view";
 export interface WaiterDeps extends ApiDeps {
   bus: Bus;
   slots: WaitSlots;
+  /** Aborted when the process begins to shut down: open event streams end so clients reconnect elsewhere. */
+  shutdown: AbortSignal;
 }
 
 /** When a client refused for concurrency should try again. */

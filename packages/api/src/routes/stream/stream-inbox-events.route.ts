@@ -1,0 +1,96 @@
+import type { Request } from "express";
+import { MailstopError, asMailstopError } from "@mailstop/core";
+import { type Db, type Inbox, type StreamMessageRow, latestStreamSeq, listStreamMessages } from "@mailstop/db";
+import type { AuthContext } from "@mailstop/http";
+import type { PublicComponents } from "@mailstop/openapi";
+import { streamRoute } from "../../deps";
+import { requireInbox } from "../../inboxes/inbox.service";
+import { SseResponse } from "../../stream/sse-response";
+import { decodeStreamCursor, encodeStreamCursor } from "../../stream/stream-cursor";
+import { StreamFollower } from "../../stream/stream-follower";
+import type { WaiterDeps } from "../messages/wait.route";
+
+type StreamMessageData = PublicComponents["schemas"]["StreamMessageData"];
+
+/** Rows per read; a resume after a long absence reads the backlog in pages of this size. */
+const PAGE_SIZE = 100;
+
+/** The inbox the path names; with a stream token it must be the token's own inbox. */
+async function streamedInbox(db: Db, auth: AuthContext, reference: string): Promise<Inbox> {
+  const token = auth.streamToken;
+  if (token !== undefined && reference !== token.inbox.id && reference.toLowerCase() !== token.inbox.address) {
+    throw new MailstopError("unauthenticated", "This stream token opens another inbox's stream; mint one for this inbox.");
+  }
+  return requireInbox(db, auth.project.id, reference);
+}
+
+/** The resume point: the `Last-Event-ID` header a browser sends on reconnect wins over the query it first opened with. */
+function resumePoint(req: Request, query: { last_event_id?: string }): string | null {
+  const header = req.headers["last-event-id"];
+  return decodeStreamCursor(typeof header === "string" && header !== "" ? header : query.last_event_id);
+}
+
+function toStreamMessage(row: StreamMessageRow): StreamMessageData {
+  return {
+    id: row.id,
+    inbox_id: row.inbox_id,
+    received_at: row.received_at.toISOString(),
+    subject: row.subject,
+    from: row.from_address === null ? null : { address: row.from_address, name: row.from_name },
+    to: row.to,
+    correlation_id: row.correlation_id,
+    codes: row.codes,
+    links: row.links,
+  };
+}
+
+/**
+ * GET /stream/v1/inboxes/{id}/events. Arrivals are subscribed to before the starting cursor is
+ * read, so nothing committed in between is missed; each arrival then costs one query (every
+ * message after the last one sent) and nothing happens between arrivals but heartbeats.
+ */
+export const streamInboxEventsRoute = ({ db, config, logger, bus, shutdown }: WaiterDeps) =>
+  streamRoute("streamInboxEvents", async ({ auth, params, query, req, res, requestId }) => {
+    const inbox = await streamedInbox(db, auth, params.id);
+    const projectId = auth.project.id;
+    const resumeAfter = resumePoint(req, query);
+    const sse = new SseResponse(res, {
+      requestId,
+      heartbeatMs: config.stream.heartbeatSeconds * 1000,
+      maxBufferedBytes: config.stream.maxBufferedBytes,
+    });
+    let follower: StreamFollower<StreamMessageRow> | undefined;
+    const unsubscribe = await bus.subscribeArrivals(inbox.id, () => follower?.poke());
+    const timers: NodeJS.Timeout[] = [];
+    const onShutdown = () => sse.end();
+    try {
+      const start = resumeAfter ?? (await latestStreamSeq(db, projectId, inbox.id));
+      follower = new StreamFollower(start, {
+        read: (after) => listStreamMessages(db, projectId, inbox.id, after, PAGE_SIZE),
+        cursorOf: (row) => row.stream_seq,
+        emit: (row) => sse.send("message", toStreamMessage(row), encodeStreamCursor(row.stream_seq)),
+        fail: (error) => {
+          const failure = asMailstopError(error);
+          logger.error({ err: failure.cause ?? failure, request_id: requestId, inbox_id: inbox.id }, "event stream read failed");
+          sse.fail(failure, "read_failed");
+        },
+        pageSize: PAGE_SIZE,
+      });
+      sse.start();
+      sse.send("open", { inbox: inbox.id, resumed_from: resumeAfter === null ? null : encodeStreamCursor(resumeAfter) });
+      if (resumeAfter !== null) follower.poke();
+
+      timers.push(setTimeout(() => sse.close("max_duration"), config.stream.maxDurationSeconds * 1000));
+      const tokenExpiresAt = auth.streamToken?.expiresAt;
+      if (tokenExpiresAt !== undefined) timers.push(setTimeout(() => sse.close("token_expired"), tokenExpiresAt.getTime() - Date.now()));
+      shutdown.addEventListener("abort", onShutdown, { once: true });
+      if (shutdown.aborted) onShutdown();
+      await sse.done;
+    } finally {
+      follower?.stop();
+      for (const timer of timers) clearTimeout(timer);
+      shutdown.removeEventListener("abort", onShutdown);
+      await unsubscribe();
+    }
+    return undefined;
+  });
