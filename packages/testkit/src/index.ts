@@ -12,3 +12,4 @@ export { startTestS3, type TestS3 } from "./s3";
 export const uniqueRedisPrefix = () => `${runRedisPrefix()}-${randomBytes(5).toString("hex")}`;
 export { SmtpDialogue, smtpTransport, eventually, type SmtpResponse } from "./smtp";
 export { startTestRedis, type TestRedis } from "./redis";
+export { TestEventStream, type StreamFrame } from "./event-stream";

@@ -13,6 +13,8 @@ export interface SseOptions {
 
 /** A client that stopped reading is given this long to take the `closed` frame, then dropped. */
 const CLOSE_GRACE_MS = 2_000;
+/** How long clients wait before reconnecting (SSE `retry:`); every `closed` reason asks for a reconnect. */
+const RECONNECT_MS = 1_000;
 
 /**
  * One server-sent-events response. Written by hand rather than with an SSE library: every
@@ -50,7 +52,7 @@ export class SseResponse {
       "x-accel-buffering": "no",
       "x-request-id": this.options.requestId,
     });
-    this.res.flushHeaders();
+    this.res.write(`retry: ${RECONNECT_MS}\n\n`);
     this.heartbeat = setInterval(() => this.write(": ping\n\n"), this.options.heartbeatMs);
     this.heartbeat.unref();
   }
