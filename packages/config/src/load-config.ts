@@ -24,7 +24,7 @@ export interface Config {
   s3: { endpoint: string; accessKey: string | null; secretKey: string | null; bucket: string; region: string } | null;
   smtp: { port: number; capturePort: number; maxMessageBytes: number; simDelayMs: number; tls: { certFile: string; keyFile: string } | null };
   reapIntervalSeconds: number;
-  stream: { heartbeatSeconds: number; tokenTtlSeconds: number; maxDurationSeconds: number; maxBufferedBytes: number };
+  stream: { heartbeatSeconds: number; tokenTtlSeconds: number; maxDurationSeconds: number };
 }
 
 /** Invalid configuration: one line per offending variable, all of them at once. */
@@ -89,7 +89,6 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       heartbeatSeconds: raw.MAILSTOP_HEARTBEAT_S,
       tokenTtlSeconds: raw.MAILSTOP_STREAM_TOKEN_TTL_S,
       maxDurationSeconds: raw.MAILSTOP_STREAM_MAX_DURATION_S,
-      maxBufferedBytes: raw.MAILSTOP_STREAM_BUFFER_BYTES,
     },
   };
 }

@@ -51,13 +51,12 @@ export const CONFIG_GROUPS = {
     MAILSTOP_SIM_DELAY_MS: positiveInt({ default: 5000, desc: "How long a sim.delay message stays invisible, in milliseconds." }),
   },
   stream: {
-    MAILSTOP_HEARTBEAT_S: positiveInt({ default: 15, desc: "Seconds between event stream heartbeats." }),
+    MAILSTOP_HEARTBEAT_S: positiveInt({
+      default: 15,
+      desc: "Seconds between event stream heartbeats. A client that takes nothing for a whole interval while frames wait is closed with slow_consumer.",
+    }),
     MAILSTOP_STREAM_TOKEN_TTL_S: positiveInt({ default: 300, desc: "Lifetime of a stream token in seconds." }),
     MAILSTOP_STREAM_MAX_DURATION_S: positiveInt({ default: 3600, desc: "Longest event stream connection in seconds, then closed with max_duration." }),
-    MAILSTOP_STREAM_BUFFER_BYTES: positiveInt({
-      default: 1_048_576,
-      desc: "Unsent event stream bytes a client that stops reading may hold up before its stream is closed with slow_consumer.",
-    }),
   },
 } as const;
 

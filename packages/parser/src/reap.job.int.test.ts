@@ -1,4 +1,4 @@
-import { newId } from "@mailstop/core";
+import { newId, sha256 } from "@mailstop/core";
 import { type TestProject, type TestServer, eventually, rawRequest, smtpTransport, startTestServer, uniqueTag } from "@mailstop/testkit";
 import type { ParserDeps } from "./deps";
 import { reapJob } from "./reap.job";
@@ -32,6 +32,16 @@ async function deliver(to: string[], subject: string) {
 const rawExists = async (rawKey: string) => (await deps.blobs.stat(rawKey)) !== null;
 
 describe("the reaper", () => {
+  it("deletes expired stream tokens and keeps live ones", async () => {
+    const inbox = await createInbox();
+    const mint = () => rawRequest(server.url, "POST", `/v1/inboxes/${inbox.id}/stream-token`, { headers: { authorization: `Bearer ${project.apiKey}` } });
+    const [expired, live] = [(await mint()).json.token as string, (await mint()).json.token as string];
+    await server.db.updateTable("stream_tokens").set({ expires_at: new Date(Date.now() - 1000) }).where("token_hash", "=", sha256(expired)).execute();
+    await reapJob(deps)();
+    const left = await server.db.selectFrom("stream_tokens").select("token_hash").where("inbox_id", "=", inbox.id).execute();
+    expect(left.map((row) => Buffer.from(row.token_hash).toString("hex"))).toEqual([sha256(live).toString("hex")]);
+  });
+
   it("deletes an expired message and its stored objects; reads already treat it as not found", async () => {
     const inbox = await createInbox();
     const [message] = await deliver([inbox.address], `Expiring ${newId("message")}`);

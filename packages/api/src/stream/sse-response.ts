@@ -7,8 +7,6 @@ export type ClosedReason = "token_expired" | "max_duration" | "slow_consumer" | 
 export interface SseOptions {
   requestId: string;
   heartbeatMs: number;
-  /** Unsent bytes a client may hold up before it is cut off as a slow consumer. */
-  maxBufferedBytes: number;
 }
 
 /** A client that stopped reading is given this long to take the `closed` frame, then dropped. */
@@ -19,13 +17,17 @@ const RECONNECT_MS = 1_000;
 /**
  * One server-sent-events response. Written by hand rather than with an SSE library: every
  * frame here is one line of JSON, so encoding is a template string, and what matters is the
- * backpressure bookkeeping behind `slow_consumer`, which those libraries keep out of reach.
- * Node buffers whatever the socket cannot take; once that exceeds `maxBufferedBytes` the
- * stream is closed, so a stalled client never makes the buffer grow without bound.
+ * backpressure, which those libraries keep out of reach.
+ *
+ * `send` waits for the socket to drain before it lets the next frame go, so a client that
+ * reads slowly holds up the stream's reads (the messages wait in the database) instead of
+ * growing a buffer here. A client that takes nothing for a whole heartbeat interval while a
+ * frame waits is closed with `slow_consumer`.
  */
 export class SseResponse {
   private heartbeat: NodeJS.Timeout | undefined;
   private ending = false;
+  private drainedSinceTick = true;
   /** Resolves once the response is finished or the client has gone. */
   readonly done: Promise<void>;
 
@@ -35,6 +37,7 @@ export class SseResponse {
   ) {
     this.done = new Promise((resolve) => res.once("close", () => resolve()));
     this.done.then(() => this.stopHeartbeat());
+    res.on("drain", () => (this.drainedSinceTick = true));
   }
 
   /** True once the stream is closing or its client has gone: nothing more is sent. */
@@ -42,7 +45,7 @@ export class SseResponse {
     return this.ending || this.res.destroyed || this.res.writableEnded;
   }
 
-  /** Sends the headers and starts the heartbeats. */
+  /** Sends the headers and the reconnect delay, and starts the heartbeats. */
   start(): void {
     this.res.writeHead(200, {
       "content-type": "text/event-stream; charset=utf-8",
@@ -53,13 +56,28 @@ export class SseResponse {
       "x-request-id": this.options.requestId,
     });
     this.res.write(`retry: ${RECONNECT_MS}\n\n`);
-    this.heartbeat = setInterval(() => this.write(": ping\n\n"), this.options.heartbeatMs);
-    this.heartbeat.unref();
+    this.heartbeat = setInterval(() => this.tick(), this.options.heartbeatMs);
   }
 
-  /** Sends one event; false when the stream has ended (or just ended because the client lags). */
-  send(event: "open" | "message", data: unknown, id?: string): boolean {
-    return this.write(`${id === undefined ? "" : `id: ${id}\n`}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+  /**
+   * Sends one event, resolving once the socket can take more. False when the stream has
+   * ended and nothing more should be sent.
+   */
+  async send(event: "open" | "message", data: unknown, id?: string): Promise<boolean> {
+    if (this.ended) return false;
+    const frame = `${id === undefined ? "" : `id: ${id}\n`}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+    if (!this.res.write(frame)) {
+      await new Promise<void>((resolve) => {
+        const settle = () => {
+          this.res.off("drain", settle);
+          this.res.off("close", settle);
+          resolve();
+        };
+        this.res.on("drain", settle);
+        this.res.on("close", settle);
+      });
+    }
+    return !this.ended;
   }
 
   /** Sends `closed` with its reason and ends the response. */
@@ -70,7 +88,6 @@ export class SseResponse {
     this.res.end(`event: closed\ndata: ${JSON.stringify({ reason })}\n\n`);
     // A client that is not reading never takes the last frame: drop it after a grace period.
     const drop = setTimeout(() => this.res.destroy(), CLOSE_GRACE_MS);
-    drop.unref();
     this.done.then(() => clearTimeout(drop));
   }
 
@@ -89,14 +106,15 @@ export class SseResponse {
     this.res.end();
   }
 
-  private write(chunk: string): boolean {
-    if (this.ended) return false;
-    this.res.write(chunk);
-    if (this.res.writableLength > this.options.maxBufferedBytes) {
-      this.close("slow_consumer");
-      return false;
+  /** A heartbeat, unless frames are waiting: then a client that took nothing since the last tick is cut off. */
+  private tick(): void {
+    if (this.ended) return;
+    if (this.res.writableNeedDrain) {
+      if (!this.drainedSinceTick) return this.close("slow_consumer");
+      this.drainedSinceTick = false;
+      return;
     }
-    return true;
+    this.res.write(": ping\n\n");
   }
 
   private stopHeartbeat(): void {

@@ -3,8 +3,8 @@ export interface FollowerIo<Row> {
   /** Rows after `cursor`, oldest first, at most one page. */
   read(cursor: string): Promise<Row[]>;
   cursorOf(row: Row): string;
-  /** Delivers one row; false when the stream has ended and reading should stop. */
-  emit(row: Row): boolean;
+  /** Delivers one row, resolving when the next may follow; false when the stream has ended. */
+  emit(row: Row): Promise<boolean>;
   /** A read failed: the stream ends. */
   fail(error: unknown): void;
   pageSize: number;
@@ -12,9 +12,9 @@ export interface FollowerIo<Row> {
 
 /**
  * Keeps a stream's cursor and reads what came after it each time it is poked (once per
- * arrival, and once on resume). Reads never overlap: pokes that land during a read cause one
- * more read after it, so a burst of arrivals costs at most one query each and nothing is
- * skipped. Because cursors follow commit order within an inbox, "everything after the last
+ * arrival, and once on resume). Reads never overlap: pokes that land during a read (or while
+ * a slow client holds up its frames) cause one more read after it, so a burst of arrivals
+ * costs at most one query each and nothing is skipped. Because cursors follow commit order within an inbox, "everything after the last
  * row sent" is exactly what the client has not seen: no gap, no duplicate.
  */
 export class StreamFollower<Row> {
@@ -49,7 +49,7 @@ export class StreamFollower<Row> {
         do {
           rows = await this.io.read(this.cursor);
           for (const row of rows) {
-            if (this.stopped || !this.io.emit(row)) return this.stop();
+            if (this.stopped || !(await this.io.emit(row))) return this.stop();
             this.cursor = this.io.cursorOf(row);
           }
         } while (rows.length === this.io.pageSize);

@@ -1,0 +1,208 @@
+import { connect } from "node:net";
+import { sql } from "kysely";
+import { newId } from "@mailstop/core";
+import {
+  type TestProject,
+  type TestServer,
+  TestEventStream,
+  createFreshDatabase,
+  dropDatabase,
+  rawRequest,
+  runServerUrl,
+  smtpTransport,
+  startTestServer,
+  uniqueTag,
+} from "@mailstop/testkit";
+
+// Servers with short lifetimes, so every way a stream closes happens within a test.
+const TOKEN_TTL_S = 2;
+const MAX_DURATION_S = 3;
+
+const opened: TestEventStream[] = [];
+afterEach(() => {
+  for (const stream of opened.splice(0)) stream.close();
+});
+
+async function createInbox(project: TestProject) {
+  const { data, error } = await project.client.POST("/v1/inboxes", { body: { tag: uniqueTag("closing") } });
+  if (error || !data) throw new Error(JSON.stringify(error));
+  return data;
+}
+
+function stream(server: TestServer, path: string, headers: Record<string, string> = {}): TestEventStream {
+  const s = new TestEventStream(`${server.url}${path}`, { headers });
+  opened.push(s);
+  return s;
+}
+
+describe("a stream closed by the server", () => {
+  let server: TestServer;
+  let project: TestProject;
+  beforeAll(async () => {
+    server = await startTestServer({
+      mail: true,
+      env: { MAILSTOP_STREAM_TOKEN_TTL_S: String(TOKEN_TTL_S), MAILSTOP_STREAM_MAX_DURATION_S: String(MAX_DURATION_S) },
+    });
+    project = await server.bootstrap();
+  });
+  afterAll(() => server.stop());
+
+  it("gets closed with token_expired when its token expires while it is open", async () => {
+    const inbox = await createInbox(project);
+    const { json } = await rawRequest(server.url, "POST", `/v1/inboxes/${inbox.id}/stream-token`, { headers: { authorization: `Bearer ${project.apiKey}` } });
+    const s = stream(server, new URL(json.stream_url).pathname + new URL(json.stream_url).search);
+    await s.next("open");
+    const closed = await s.next("closed", (TOKEN_TTL_S + 2) * 1000);
+    expect(closed.data).toEqual({ reason: "token_expired" });
+    expect(Date.now()).toBeGreaterThanOrEqual(Date.parse(json.expires_at) - 50);
+    // The client reconnects with the same, now expired, token and is refused.
+    expect(await s.refused()).toBe(401);
+  });
+
+  it("gets closed with max_duration, and a real EventSource reconnects after it without a gap or a duplicate", async () => {
+    const inbox = await createInbox(project);
+    const s = stream(server, `/stream/v1/inboxes/${inbox.id}/events`, { authorization: `Bearer ${project.apiKey}` });
+    await s.next("open");
+    // Mail keeps arriving across the close and the reconnect.
+    const sent: string[] = [];
+    const transport = smtpTransport(server.smtp!.receiving, { pool: true });
+    const deadline = Date.now() + (MAX_DURATION_S + 2) * 1000;
+    while (Date.now() < deadline) {
+      const subject = `n${sent.length}`;
+      await transport.sendMail({ from: "a@acme.example", to: inbox.address, subject, text: "x" });
+      sent.push(subject);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    transport.close();
+    await s.until((frames) => frames.filter((f) => f.event === "message").length >= sent.length, 10_000, "every message");
+    expect(s.framesOf("closed").map((frame) => frame.data)).toContainEqual({ reason: "max_duration" });
+    expect(s.connections).toBeGreaterThanOrEqual(2);
+    // The reconnect resumed from the last cursor (the client sent Last-Event-ID).
+    expect(s.framesOf("open").slice(1).every((frame) => frame.data.resumed_from !== null)).toBe(true);
+    expect(s.framesOf("message").map((frame) => frame.data.subject)).toEqual(sent);
+  });
+});
+
+describe("a slow consumer", () => {
+  let server: TestServer;
+  let project: TestProject;
+  const HEARTBEAT_S = 1;
+  beforeAll(async () => {
+    server = await startTestServer({ mail: true, env: { MAILSTOP_HEARTBEAT_S: String(HEARTBEAT_S) } });
+    project = await server.bootstrap();
+  });
+  afterAll(() => server.stop());
+
+  it("that stops reading is held back (frames wait in the database), then cut off with slow_consumer", async () => {
+    const inbox = await createInbox(project);
+    // A raw socket that reads the opening, then stops reading altogether.
+    const socket = connect(Number(new URL(server.url).port), "127.0.0.1");
+    socket.write(
+      `GET /stream/v1/inboxes/${inbox.id}/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${project.apiKey}\r\nAccept: text/event-stream\r\n\r\n`,
+    );
+    let received = "";
+    await new Promise<void>((resolve) => {
+      const onData = (chunk: Buffer) => {
+        received += chunk.toString("utf8");
+        if (received.includes("event: open")) {
+          socket.off("data", onData);
+          socket.pause();
+          resolve();
+        }
+      };
+      socket.on("data", onData);
+    });
+
+    // About 12 MB of frames: far more than the loopback socket buffers hold (about 4 MB here).
+    const subject = "s".repeat(100_000);
+    const ids = Array.from({ length: 120 }, () => newId("message"));
+    const now = Date.now();
+    for (let i = 0; i < ids.length; i += 40) {
+      await server.db
+        .insertInto("messages")
+        .values(
+          ids.slice(i, i + 40).map((id) => ({
+            id,
+            project_id: project.projectId,
+            inbox_id: inbox.id,
+            kind: "received" as const,
+            raw_key: `raw/${id}`,
+            size: 1,
+            envelope_to: inbox.address,
+            subject,
+            received_at: new Date(now),
+            visible_at: new Date(now),
+            expires_at: new Date(now + 3_600_000),
+            stream_seq: sql<string>`nextval('message_stream_seq')`,
+          })),
+        )
+        .execute();
+    }
+    await server.running.context.redis!.bus.publishArrival({ inbox_id: inbox.id, message_id: ids[ids.length - 1]!, seq: "0" });
+
+    // Given two heartbeats to notice, then read what the server sent before it gave up.
+    await new Promise((resolve) => setTimeout(resolve, 2500 * HEARTBEAT_S));
+    const closed = new Promise<void>((resolve) => {
+      socket.on("data", (chunk: Buffer) => {
+        received += chunk.toString("utf8");
+        if (received.includes("event: closed")) resolve();
+      });
+      socket.once("close", () => resolve());
+    });
+    socket.resume();
+    await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 5000))]);
+    socket.destroy();
+    const frames = received.match(/^event: message$/gm) ?? [];
+    expect(received).toContain('event: closed\ndata: {"reason":"slow_consumer"}');
+    expect(frames.length).toBeGreaterThan(0);
+    expect(frames.length).toBeLessThan(ids.length);
+  });
+});
+
+describe("a stream whose read fails", () => {
+  let server: TestServer;
+  let project: TestProject;
+  let database: { name: string; url: string };
+  beforeAll(async () => {
+    // Its own database, so the table can be broken without touching other tests.
+    database = await createFreshDatabase(runServerUrl(), "mailstop_stream_read_failed");
+    server = await startTestServer({ mail: true, databaseUrl: database.url });
+    project = await server.bootstrap();
+  });
+  afterAll(async () => {
+    await server.stop();
+    await dropDatabase(runServerUrl(), database.name);
+  });
+
+  it("gets an error frame with the envelope, then closed with read_failed", async () => {
+    const inbox = await createInbox(project);
+    const s = stream(server, `/stream/v1/inboxes/${inbox.id}/events`, { authorization: `Bearer ${project.apiKey}` });
+    await s.next("open");
+    await sql`alter table messages rename to messages_away`.execute(server.db);
+    try {
+      await server.running.context.redis!.bus.publishArrival({ inbox_id: inbox.id, message_id: newId("message"), seq: "1" });
+      const error = await s.next("error");
+      expect(error.data).toEqual({ error: { code: "internal", reason: expect.any(String), retryable: true } });
+      const closed = await s.until((frames) => frames.find((frame) => frame.event === "closed"), 5000, "a closed frame");
+      expect(closed.data).toEqual({ reason: "read_failed" });
+      expect(server.logs()).toContain("event stream read failed");
+    } finally {
+      await sql`alter table messages_away rename to messages`.execute(server.db);
+    }
+  });
+});
+
+describe("shutting down", () => {
+  it("ends open streams, so the server stops instead of waiting on them", async () => {
+    const server = await startTestServer({ mail: true });
+    const project = await server.bootstrap();
+    const inbox = await createInbox(project);
+    const controller = new AbortController();
+    const response = await fetch(`${server.url}/stream/v1/inboxes/${inbox.id}/events`, { headers: { authorization: `Bearer ${project.apiKey}` }, signal: controller.signal });
+    const body = response.text();
+    const stopped = Date.now();
+    await server.stop();
+    expect(Date.now() - stopped).toBeLessThan(5000);
+    expect(await body).toContain("event: open");
+  });
+});
