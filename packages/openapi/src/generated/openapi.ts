@@ -406,7 +406,9 @@ export interface paths {
          *     - `: ping` comment heartbeats.
          *
          *     To resume, send the last cursor as `last_event_id` or as the `Last-Event-ID` header
-         *     (browsers do this on reconnect); a malformed value starts a fresh stream.
+         *     (browsers do this on reconnect; the header wins); a malformed value starts a fresh
+         *     stream. The stream opens with `retry: 1000`. A client that takes nothing for a whole
+         *     heartbeat interval while frames wait is closed with `slow_consumer`.
          */
         get: operations["streamInboxEvents"];
         put?: never;

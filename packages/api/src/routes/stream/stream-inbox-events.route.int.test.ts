@@ -203,6 +203,12 @@ describe("GET /stream/v1/inboxes/{id}/events", () => {
       expectError(await get(eventsPath("ibx_01jc0000000000000000000000"), project.apiKey), { status: 404, code: "inbox_not_found", retryable: false });
     });
 
+    it("gives forbidden with project_region to a key of another region", async () => {
+      const eu = await server.bootstrap({ region: "eu" });
+      const outcome = await rawRequest(server.url, "GET", eventsPath("ibx_01jc0000000000000000000000"), { headers: { authorization: `Bearer ${eu.apiKey}` } });
+      expect(expectError(outcome, { status: 403, code: "forbidden", retryable: false }).details).toEqual({ project_region: "eu" });
+    });
+
     it("gives abuse_suspended to a suspended organisation, by key and by token", async () => {
       const other = await server.bootstrap();
       const inbox = await createInbox(other.client);
