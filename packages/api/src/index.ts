@@ -2,3 +2,4 @@ export { apiHttpContributions, waiterHttpContributions } from "./api.routes";
 export type { ApiDeps } from "./deps";
 export { bootstrapFirstStart, describeFirstStart, FIRST_START_PROJECT_KEY } from "./first-start";
 export { provisionProject, type ProvisionedProject } from "./provisioning/provision-project";
+export { mountSignedDownloads } from "./downloads/signed-download.route";

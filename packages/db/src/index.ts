@@ -1,4 +1,5 @@
 export { createDatabase, ensureDatabaseExists, inTransaction, isReachable, migrateToLatest, withTransactionLock, type Db, type DatabaseOptions } from "./database";
+export { createEmbeddedDatabase } from "./embedded-database";
 export { isUniqueViolation } from "./errors";
 export type { Database, Labels, MessageAddress, MessageLink, MessageParts } from "./tables";
 export * from "./repositories/tenancy.repository";
@@ -10,3 +11,4 @@ export * from "./repositories/message.repository";
 export * from "./repositories/message-read.repository";
 export * from "./repositories/reaper.repository";
 export * from "./repositories/stream-token.repository";
+export * from "./repositories/job.repository";

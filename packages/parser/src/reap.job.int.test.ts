@@ -11,7 +11,7 @@ beforeAll(async () => {
   server = await startTestServer({ mail: true });
   project = await server.bootstrap();
   const { context } = server.running;
-  deps = { db: server.db, blobs: context.blobs!, queue: context.redis!.queue, bus: context.redis!.bus, config: server.config, logger: context.logger };
+  deps = { db: server.db, blobs: context.blobs!, queue: context.messaging!.queue, bus: context.messaging!.bus, config: server.config, logger: context.logger };
 });
 afterAll(() => server.stop());
 

@@ -3,8 +3,8 @@ import type { Config } from "@mailstop/config";
 import type { Db } from "@mailstop/db";
 import type { HttpContribution } from "@mailstop/http";
 import type { Logger } from "@mailstop/logging";
-import type { Bus, JobQueue } from "@mailstop/messaging";
-import type { Redis } from "ioredis";
+import type { Bus, JobHandlers, JobQueue, JobWorker, WaitSlots } from "@mailstop/messaging";
+import type { Greylist } from "@mailstop/smtp-edge";
 
 /** A running part of mailstop. Started in dependency order, stopped in reverse. */
 export interface ServiceModule {
@@ -18,6 +18,21 @@ export interface ServiceModule {
   stop(): Promise<void>;
   /** True when the module can do its work (its dependencies are reachable). */
   ready(): Promise<boolean>;
+}
+
+/**
+ * The job queue, the arrival bus, the wait allowance and the greylist: on Redis for the
+ * fleet, in-process (jobs in the database) for the monolith without REDIS_URL. Nothing above
+ * this interface knows which.
+ */
+export interface Messaging {
+  /** "redis" or "in-process", for logs and readiness. */
+  kind: "redis" | "in-process";
+  queue: JobQueue;
+  bus: Bus;
+  slots: WaitSlots;
+  greylist: Greylist;
+  startWorker(handlers: JobHandlers, options: { concurrency: number; lockDurationMs: number }): JobWorker;
 }
 
 /** What modules share within one process; each field is set by the module that owns it. */
@@ -34,8 +49,8 @@ export interface RuntimeContext {
   httpAddress?: { host: string; port: number };
   /** Set by the object-store module. */
   blobs?: BlobStore;
-  /** Set by the redis module. */
-  redis?: { command: Redis; newBlocking: () => Redis; queue: JobQueue; bus: Bus };
+  /** Set by the messaging module: Redis and BullMQ, or their in-process stand-ins. */
+  messaging?: Messaging;
   /** Set by the smtp-edge module once it listens. */
   smtpPorts?: { receiving: number; capture: number };
 }
@@ -50,7 +65,7 @@ export function requireBlobs(context: RuntimeContext): BlobStore {
   return context.blobs;
 }
 
-export function requireRedis(context: RuntimeContext): NonNullable<RuntimeContext["redis"]> {
-  if (!context.redis) throw new Error("the redis module must start before this module");
-  return context.redis;
+export function requireMessaging(context: RuntimeContext): Messaging {
+  if (!context.messaging) throw new Error("the messaging module must start before this module");
+  return context.messaging;
 }

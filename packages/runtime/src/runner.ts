@@ -49,6 +49,9 @@ export async function startTarget(target: Target, options: StartOptions): Promis
   for (const { module, missing } of plan.skipped) {
     logger.warn({ module, missing }, `${module} not started: ${missing.join(", ")} not set`);
   }
+  if (plan.embedded.length > 0) {
+    logger.info({ embedded: plan.embedded, data_dir: options.config.dataDir }, `embedded stand-ins for ${plan.embedded.join(", ")}; data under ${options.config.dataDir}`);
+  }
   const modules: ServiceModule[] = [];
   try {
     for (const name of plan.order) modules.push(createModule(name, context));

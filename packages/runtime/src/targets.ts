@@ -4,41 +4,46 @@ import { apiModule } from "./modules/api.module";
 import { databaseModule } from "./modules/database.module";
 import { firstStartModule } from "./modules/first-start.module";
 import { httpServerModule } from "./modules/http-server.module";
+import { messagingModule } from "./modules/messaging.module";
 import { objectStoreModule } from "./modules/object-store.module";
 import { parserModule } from "./modules/parser.module";
-import { redisModule } from "./modules/redis.module";
 import { smtpEdgeModule } from "./modules/smtp-edge.module";
 import { waiterModule } from "./modules/waiter.module";
 
-type Requirement = (config: Config) => string[];
-const none: Requirement = () => [];
-
 /**
- * Every module: the modules it needs started before it, and the settings it cannot run
- * without (reported by name when missing).
+ * Every module and the modules it needs started before it. The three engine modules run on
+ * their real engine when its setting is present, else on an embedded stand-in (PGlite, a
+ * directory, in-process messaging), which only the monolithic target may use.
  */
 const MODULES = {
-  database: { needs: [], requires: (c: Config) => (c.databaseUrl === null ? ["DATABASE_URL"] : []), create: databaseModule },
-  "object-store": { needs: [], requires: (c: Config) => (c.s3 === null ? ["S3_ENDPOINT"] : []), create: objectStoreModule },
-  redis: { needs: [], requires: (c: Config) => (c.redisUrl === null ? ["REDIS_URL"] : []), create: redisModule },
-  "first-start": { needs: ["database"], requires: none, create: firstStartModule },
-  parser: { needs: ["database", "object-store", "redis"], requires: none, create: parserModule },
-  "smtp-edge": { needs: ["database", "object-store", "redis"], requires: none, create: smtpEdgeModule },
-  waiter: { needs: ["database", "redis"], requires: none, create: waiterModule },
-  api: { needs: ["database"], requires: none, create: apiModule },
+  database: { needs: [], create: databaseModule },
+  "object-store": { needs: [], create: objectStoreModule },
+  messaging: { needs: ["database"], create: messagingModule },
+  "first-start": { needs: ["database"], create: firstStartModule },
+  parser: { needs: ["database", "object-store", "messaging"], create: parserModule },
+  "smtp-edge": { needs: ["database", "object-store", "messaging"], create: smtpEdgeModule },
+  waiter: { needs: ["database", "messaging"], create: waiterModule },
+  api: { needs: ["database"], create: apiModule },
   // Last: it serves the routes the api and waiter modules added.
-  "http-server": { needs: ["database"], requires: none, create: httpServerModule },
-} as const satisfies Record<string, { needs: readonly string[]; requires: Requirement; create: (context: RuntimeContext) => ServiceModule }>;
+  "http-server": { needs: ["database"], create: httpServerModule },
+} as const satisfies Record<string, { needs: readonly string[]; create: (context: RuntimeContext) => ServiceModule }>;
+
+/** The setting that puts an engine module on its real engine. */
+const ENGINE_SETTINGS: Partial<Record<ModuleName, { setting: string; configured: (config: Config) => boolean }>> = {
+  database: { setting: "DATABASE_URL", configured: (c) => c.databaseUrl !== null },
+  "object-store": { setting: "S3_ENDPOINT", configured: (c) => c.s3 !== null },
+  messaging: { setting: "REDIS_URL", configured: (c) => c.redisUrl !== null },
+};
 
 export type ModuleName = keyof typeof MODULES;
 
 /** The targets of `mailstop serve --target`: each lists its modules in start order. */
 export const TARGETS = {
   api: ["database", "object-store", "api", "http-server"],
-  waiter: ["database", "object-store", "redis", "waiter", "http-server"],
-  "smtp-edge": ["database", "object-store", "redis", "smtp-edge"],
-  parser: ["database", "object-store", "redis", "parser"],
-  all: ["database", "first-start", "object-store", "redis", "parser", "smtp-edge", "waiter", "api", "http-server"],
+  waiter: ["database", "object-store", "messaging", "waiter", "http-server"],
+  "smtp-edge": ["database", "object-store", "messaging", "smtp-edge"],
+  parser: ["database", "object-store", "messaging", "parser"],
+  all: ["database", "first-start", "object-store", "messaging", "parser", "smtp-edge", "waiter", "api", "http-server"],
 } as const satisfies Record<string, readonly ModuleName[]>;
 
 export type Target = keyof typeof TARGETS;
@@ -69,19 +74,19 @@ function orderOf(roots: readonly ModuleName[]): ModuleName[] {
 }
 
 /**
- * Modules a target leaves out, with a warning, when their engines are not configured, so
- * `pnpm start` still serves the API on a machine with only PostgreSQL (message bodies then
- * answer 503). TODO(#5): embedded stand-ins replace this; then `all` always runs everything.
+ * Modules a split target leaves out, with a warning, when their engine is not configured: the
+ * api and waiter serve without an object store (message bodies then answer 503).
  */
 const OPTIONAL: Partial<Record<Target, ReadonlySet<ModuleName>>> = {
-  all: new Set(["object-store", "redis", "parser", "smtp-edge", "waiter"]),
   api: new Set(["object-store"]),
   waiter: new Set(["object-store"]),
 };
 
-/** The settings a module and everything it needs are missing. */
+/** The engine settings a module and everything it needs are missing. */
 function missingSettings(name: ModuleName, config: Config): string[] {
-  const missing = new Set<string>(MODULES[name].requires(config));
+  const missing = new Set<string>();
+  const engine = ENGINE_SETTINGS[name];
+  if (engine !== undefined && !engine.configured(config)) missing.add(engine.setting);
   for (const need of MODULES[name].needs) for (const setting of missingSettings(need, config)) missing.add(setting);
   return [...missing];
 }
@@ -89,22 +94,30 @@ function missingSettings(name: ModuleName, config: Config): string[] {
 export interface TargetPlan {
   order: ModuleName[];
   skipped: { module: ModuleName; missing: string[] }[];
+  /** Engine modules running on their embedded stand-in (the monolith only). */
+  embedded: ModuleName[];
 }
 
 /**
- * What a target runs under `config`. A module whose settings are missing is an error naming
- * them, except the optional mail-path modules of `all`, which are skipped and reported.
+ * What a target runs under `config`. The monolith runs every module, on stand-ins for the
+ * engines that are not configured (any mix works: each engine falls back on its own). A split
+ * target shares state with the fleet's other processes, which stand-ins inside one process
+ * cannot do: a missing engine setting is an error naming it, except the optional modules.
  */
 export function planTarget(target: Target, config: Config): TargetPlan {
+  if (target === "all") {
+    const embedded = (Object.keys(ENGINE_SETTINGS) as ModuleName[]).filter((name) => !ENGINE_SETTINGS[name]!.configured(config));
+    return { order: orderOf(TARGETS.all), skipped: [], embedded };
+  }
   const skipped: TargetPlan["skipped"] = [];
   const roots: ModuleName[] = [];
   for (const name of TARGETS[target]) {
     const missing = missingSettings(name, config);
     if (missing.length === 0) roots.push(name);
     else if (OPTIONAL[target]?.has(name)) skipped.push({ module: name, missing });
-    else throw new Error(`${name} needs ${missing.join(", ")}: set ${missing.length === 1 ? "it" : "them"} to run target ${target}.`);
+    else throw new Error(`${name} needs ${missing.join(", ")}: set ${missing.length === 1 ? "it" : "them"} to run target ${target} (only target all runs on embedded stand-ins).`);
   }
-  return { order: orderOf(roots), skipped };
+  return { order: orderOf(roots), skipped, embedded: [] };
 }
 
 export function createModule(name: ModuleName, context: RuntimeContext): ServiceModule {

@@ -1,4 +1,4 @@
 export { createSmtpEdge, type SmtpEdge } from "./smtp-edge";
 export type { SmtpEdgeDeps, AcceptedRecipient } from "./deps";
-export { RedisGreylist, type Greylist, GREYLIST } from "./greylist";
+export { InProcessGreylist, RedisGreylist, type Greylist, GREYLIST } from "./greylist";
 export { REPLY } from "./smtp-reply";

@@ -1,5 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { once } from "node:events";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { createServer } from "node:net";
 import { Writable } from "node:stream";
 import { type AdminClient, type MailstopClient, createAdminClient, createMailstopClient } from "@mailstop/client";
@@ -9,6 +12,7 @@ import type { Db } from "@mailstop/db";
 import { createLogger } from "@mailstop/logging";
 import { type RunningTarget, type Target, startTarget } from "@mailstop/runtime";
 import { runDatabaseUrl, runRedisPrefix, runRedisUrl } from "./engines";
+import { testWorld } from "./world";
 import { type TestS3, startTestS3 } from "./s3";
 
 /** The admin token every test server is started with. */
@@ -75,24 +79,29 @@ export async function startTestServer(
 ): Promise<TestServer> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const s3 = options.s3 ?? (options.mail ? await startTestS3() : null);
-  const mailEnv: Record<string, string> =
+  // On the embedded stand-ins every engine lives in a data directory of its own; an explicit
+  // databaseUrl still means that PostgreSQL.
+  const embedded = testWorld() === "embedded";
+  const dataDir = embedded ? mkdtempSync(join(tmpdir(), "mailstop-test-")) : null;
+  const s3 = options.s3 ?? (options.mail && !embedded ? await startTestS3() : null);
+  const smtpEnv: Record<string, string> =
+    options.mail || embedded
+      ? { MAILSTOP_SMTP_PORT: String(await freePort()), MAILSTOP_CAPTURE_PORT: String(await freePort()) }
+    : {};
+  const enginesEnv: Record<string, string> =
     s3 === null
       ? {}
-      : {
-          ...s3.env,
-          REDIS_URL: runRedisUrl(),
-          MAILSTOP_REDIS_PREFIX: `${runRedisPrefix()}-${randomBytes(5).toString("hex")}`,
-          MAILSTOP_SMTP_PORT: String(await freePort()),
-          MAILSTOP_CAPTURE_PORT: String(await freePort()),
-        };
+      : { ...s3.env, REDIS_URL: runRedisUrl(), MAILSTOP_REDIS_PREFIX: `${runRedisPrefix()}-${randomBytes(5).toString("hex")}` };
+  const databaseUrl = options.databaseUrl ?? (embedded ? undefined : runDatabaseUrl());
   const config = loadConfig({
-    DATABASE_URL: options.databaseUrl ?? runDatabaseUrl(),
+    ...(databaseUrl === undefined ? {} : { DATABASE_URL: databaseUrl }),
+    ...(dataDir === null ? {} : { MAILSTOP_DATA_DIR: dataDir }),
     MAILSTOP_HTTP_PORT: String(port),
     MAILSTOP_PUBLIC_URL: url,
     MAILSTOP_ADMIN_TOKEN: TEST_ADMIN_TOKEN,
     MAILSTOP_LOG_LEVEL: "info",
-    ...mailEnv,
+    ...smtpEnv,
+    ...enginesEnv,
     ...options.env,
   });
   const logChunks: string[] = [];
@@ -103,7 +112,7 @@ export async function startTestServer(
       done();
     },
   });
-  const running = await startTarget(options.target ?? (options.mail ? "all" : "api"), {
+  const running = await startTarget(options.target ?? (options.mail || embedded ? "all" : "api"), {
     config,
     logger: createLogger({ level: config.logLevel, destination }),
     print: (text) => printedChunks.push(text),
@@ -137,6 +146,7 @@ export async function startTestServer(
     async stop() {
       await running.stop();
       await s3?.stop();
+      if (dataDir !== null) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

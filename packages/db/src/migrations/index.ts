@@ -4,6 +4,7 @@ import * as createInboxes from "./2026_11_22_000200_create_inboxes";
 import * as createMessages from "./2026_11_22_000300_create_messages";
 import * as createBlobDeletions from "./2026_11_22_000400_create_blob_deletions";
 import * as createEventStream from "./2026_11_22_000500_create_event_stream";
+import * as createJobs from "./2026_11_23_000100_create_jobs";
 
 /**
  * Every migration, in order. A static index (not a folder scan) so bundlers and the
@@ -15,4 +16,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   "2026_11_22_000300_create_messages": createMessages,
   "2026_11_22_000400_create_blob_deletions": createBlobDeletions,
   "2026_11_22_000500_create_event_stream": createEventStream,
+  "2026_11_23_000100_create_jobs": createJobs,
 };

@@ -1,3 +1,4 @@
+import type { JobsTable } from "./job.table";
 import type { DomainsTable, InboxesTable } from "./inbox.table";
 import type { AttachmentsTable, BlobDeletionsTable, MessagesTable, StreamTokensTable, UsageCountersTable } from "./message.table";
 import type { ApiKeysTable, BlockedRecipientsTable, OrganisationsTable, ProjectsTable, SmtpCredentialsTable } from "./tenancy.table";
@@ -16,6 +17,7 @@ export interface Database {
   usage_counters: UsageCountersTable;
   blob_deletions: BlobDeletionsTable;
   stream_tokens: StreamTokensTable;
+  jobs: JobsTable;
 }
 
 export type { Labels } from "./inbox.table";

@@ -1,12 +1,24 @@
-import { S3BlobStore } from "@mailstop/blob-store";
+import { join } from "node:path";
+import { type BlobStore, DirectoryBlobStore, S3BlobStore, loadOrCreateSigningKey } from "@mailstop/blob-store";
+import { mountSignedDownloads } from "@mailstop/api";
+import { publicDocument } from "@mailstop/openapi";
 import type { RuntimeContext, ServiceModule } from "../module";
 
-/** The S3 object store; the bucket is created on start when missing. */
+/**
+ * The S3 object store (bucket created on start when missing), or, for the monolith without
+ * S3_ENDPOINT, a directory under MAILSTOP_DATA_DIR whose download URLs mailstop signs and
+ * serves itself.
+ */
 export function objectStoreModule(context: RuntimeContext): ServiceModule {
-  const s3 = context.config.s3;
-  // TODO(#5): the monolithic target stores objects in a directory when S3_ENDPOINT is unset.
-  if (s3 === null) throw new Error("S3_ENDPOINT is not set: storing mail needs an S3-compatible object store (MinIO, S3, R2).");
-  const blobs = new S3BlobStore(s3);
+  const { s3, dataDir, http } = context.config;
+  let blobs: BlobStore;
+  if (s3 === null) {
+    const directory = new DirectoryBlobStore({ root: join(dataDir, "objects"), publicUrl: http.publicUrl, signingKey: loadOrCreateSigningKey(dataDir) });
+    context.http.push({ document: publicDocument(), routes: [], setup: (app) => mountSignedDownloads(app, directory) });
+    blobs = directory;
+  } else {
+    blobs = new S3BlobStore(s3);
+  }
   context.blobs = blobs;
   return {
     name: "object-store",

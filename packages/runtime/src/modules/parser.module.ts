@@ -1,18 +1,18 @@
-import { startBullWorker, type JobWorker } from "@mailstop/messaging";
+import type { JobWorker } from "@mailstop/messaging";
 import { parserJobs } from "@mailstop/parser";
-import { type RuntimeContext, type ServiceModule, requireBlobs, requireDb, requireRedis } from "../module";
+import { type RuntimeContext, type ServiceModule, requireBlobs, requireDb, requireMessaging } from "../module";
 
 /** Parse jobs in flight per parser process: the work is mostly waiting on the store and database. */
 export const PARSER_CONCURRENCY = 8;
 
-/** The parser service: consumes parse-message and publish-arrival jobs. */
+/** The parser service: consumes parse-message, publish-arrival and reap jobs. */
 export function parserModule(context: RuntimeContext): ServiceModule {
-  const redis = requireRedis(context);
+  const messaging = requireMessaging(context);
   const jobs = parserJobs({
     db: requireDb(context),
     blobs: requireBlobs(context),
-    queue: redis.queue,
-    bus: redis.bus,
+    queue: messaging.queue,
+    bus: messaging.bus,
     config: context.config,
     logger: context.logger,
   });
@@ -20,13 +20,9 @@ export function parserModule(context: RuntimeContext): ServiceModule {
   return {
     name: "parser",
     async start() {
-      // Every parser declares the same schedule; BullMQ keeps one.
-      await redis.queue.schedule("reap", {}, context.config.reapIntervalSeconds * 1000);
-      worker = startBullWorker(redis.newBlocking(), context.config.redisPrefix, jobs, {
-        concurrency: PARSER_CONCURRENCY,
-        logger: context.logger,
-        lockDurationMs: context.config.jobLockMs,
-      });
+      // Every parser declares the same schedule; the queue keeps one.
+      await messaging.queue.schedule("reap", {}, context.config.reapIntervalSeconds * 1000);
+      worker = messaging.startWorker(jobs, { concurrency: PARSER_CONCURRENCY, lockDurationMs: context.config.jobLockMs });
     },
     async stop() {
       await worker?.close();

@@ -1,14 +1,14 @@
-import { RedisGreylist, createSmtpEdge } from "@mailstop/smtp-edge";
-import { type RuntimeContext, type ServiceModule, requireBlobs, requireDb, requireRedis } from "../module";
+import { createSmtpEdge } from "@mailstop/smtp-edge";
+import { type RuntimeContext, type ServiceModule, requireBlobs, requireDb, requireMessaging } from "../module";
 
 /** The smtp-edge service: receiving edge and capture relay. */
 export function smtpEdgeModule(context: RuntimeContext): ServiceModule {
-  const redis = requireRedis(context);
+  const messaging = requireMessaging(context);
   const edge = createSmtpEdge({
     db: requireDb(context),
     blobs: requireBlobs(context),
-    queue: redis.queue,
-    greylist: new RedisGreylist(redis.command, context.config.redisPrefix),
+    queue: messaging.queue,
+    greylist: messaging.greylist,
     config: context.config,
     logger: context.logger,
   });

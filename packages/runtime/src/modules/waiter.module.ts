@@ -1,11 +1,9 @@
-import { hostname } from "node:os";
 import { waiterHttpContributions } from "@mailstop/api";
-import { RedisWaitSlots } from "@mailstop/messaging";
-import { type RuntimeContext, type ServiceModule, requireDb, requireRedis } from "../module";
+import { type RuntimeContext, type ServiceModule, requireDb, requireMessaging } from "../module";
 
 /** The waiter service: blocking waits and event streams on the HTTP listener, fed by the arrival bus. */
 export function waiterModule(context: RuntimeContext): ServiceModule {
-  const redis = requireRedis(context);
+  const messaging = requireMessaging(context);
   const shutdown = new AbortController();
   context.http.push(
     ...waiterHttpContributions({
@@ -13,8 +11,8 @@ export function waiterModule(context: RuntimeContext): ServiceModule {
       config: context.config,
       logger: context.logger,
       blobs: context.blobs ?? null,
-      bus: redis.bus,
-      slots: new RedisWaitSlots(redis.command, context.config.redisPrefix, `${hostname()}:${process.pid}`),
+      bus: messaging.bus,
+      slots: messaging.slots,
       shutdown: shutdown.signal,
     }),
   );

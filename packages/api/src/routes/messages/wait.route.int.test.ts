@@ -1,5 +1,5 @@
 import { newId } from "@mailstop/core";
-import { type TestProject, type TestServer, eventually, expectError, rawRequest, smtpTransport, startTestServer, uniqueTag } from "@mailstop/testkit";
+import { type TestProject, type TestServer, describeWithEngines, eventually, expectError, rawRequest, smtpTransport, startTestServer, uniqueTag } from "@mailstop/testkit";
 
 let server: TestServer;
 let project: TestProject;
@@ -176,7 +176,7 @@ describe("POST /v1/messages/wait", () => {
   });
 });
 
-describe("concurrency across waiter instances", () => {
+describeWithEngines("concurrency across waiter instances", "two processes share one Redis", () => {
   let second: TestServer;
 
   beforeAll(async () => {

@@ -2,11 +2,11 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { join } from "node:path";
 import { SLOT_LEASE } from "@mailstop/messaging";
-import { type TestServer, eventually, freePort, runDatabaseUrl, startTestServer, uniqueTag } from "@mailstop/testkit";
+import { type TestServer, describeWithEngines, eventually, freePort, runDatabaseUrl, startTestServer, uniqueTag } from "@mailstop/testkit";
 
 const ROOT = join(__dirname, "../../../../..");
 
-describe("a waiter killed with waits held", () => {
+describeWithEngines("a waiter killed with waits held", "a separate waiter process shares Redis with the server", () => {
   let server: TestServer;
   let child: ChildProcess | undefined;
 

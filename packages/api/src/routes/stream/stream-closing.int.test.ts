@@ -6,6 +6,7 @@ import {
   type TestServer,
   TestEventStream,
   createFreshDatabase,
+  describeWithEngines,
   dropDatabase,
   rawRequest,
   runServerUrl,
@@ -138,7 +139,7 @@ describe("a slow consumer", () => {
         )
         .execute();
     }
-    await server.running.context.redis!.bus.publishArrival({ inbox_id: inbox.id, message_id: ids[ids.length - 1]!, seq: "0" });
+    await server.running.context.messaging!.bus.publishArrival({ inbox_id: inbox.id, message_id: ids[ids.length - 1]!, seq: "0" });
 
     // Given two heartbeats to notice, then read what the server sent before it gave up.
     await new Promise((resolve) => setTimeout(resolve, 2500 * HEARTBEAT_S));
@@ -159,7 +160,7 @@ describe("a slow consumer", () => {
   });
 });
 
-describe("a stream whose read fails", () => {
+describeWithEngines("a stream whose read fails", "the test breaks a PostgreSQL database of its own", () => {
   let server: TestServer;
   let project: TestProject;
   let database: { name: string; url: string };
@@ -180,7 +181,7 @@ describe("a stream whose read fails", () => {
     await s.next("open");
     await sql`alter table messages rename to messages_away`.execute(server.db);
     try {
-      await server.running.context.redis!.bus.publishArrival({ inbox_id: inbox.id, message_id: newId("message"), seq: "1" });
+      await server.running.context.messaging!.bus.publishArrival({ inbox_id: inbox.id, message_id: newId("message"), seq: "1" });
       const error = await s.next("error");
       expect(error.data).toEqual({ error: { code: "internal", reason: expect.any(String), retryable: true } });
       const closed = await s.until((frames) => frames.find((frame) => frame.event === "closed"), 5000, "a closed frame");

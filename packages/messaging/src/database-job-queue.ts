@@ -1,0 +1,151 @@
+import { EventEmitter } from "node:events";
+import { type ClaimedJob, type Db, claimJobs, completeJob, extendJobClaim, failJob, insertJob, msUntilNextJob, retryJob } from "@mailstop/db";
+import type { Logger } from "@mailstop/logging";
+import { JOB_OPTIONS, type JobName, type JobPayloads, assertJobPayload } from "./catalog";
+import { type JobHandlers, type JobQueue, type JobWorker, PermanentJobError } from "./job-queue";
+
+/** The longest an idle worker sleeps before looking again (a job may be due that no enqueue announced). */
+const IDLE_POLL_MS = 1000;
+
+/** How long closing a worker lets running jobs finish before handing them back to the queue. */
+export const WORKER_CLOSE_GRACE_MS = 10_000;
+
+/**
+ * The JobQueue of the monolith without Redis: jobs are rows of the database it already has
+ * (PGlite or PostgreSQL), so an accepted message's parse job is as durable as the message rows
+ * and survives a restart. Same guarantees as the BullMQ adapter: idempotent job keys, delayed
+ * jobs, retries with exponential backoff, failed jobs kept, crashed claims retried.
+ */
+export class DatabaseJobQueue implements JobQueue {
+  /** Tells this process's workers that a job was added, so they need not wait for a poll. */
+  readonly enqueued = new EventEmitter();
+  private readonly schedules: NodeJS.Timeout[] = [];
+
+  constructor(private readonly db: Db) {
+    this.enqueued.setMaxListeners(0);
+  }
+
+  async enqueue<N extends JobName>(name: N, payload: JobPayloads[N], options: { jobId?: string; delayMs?: number } = {}): Promise<void> {
+    assertJobPayload(name, payload);
+    const { attempts, backoffMs } = JOB_OPTIONS[name];
+    await insertJob(this.db, {
+      name,
+      payload,
+      ...(options.jobId === undefined ? {} : { jobKey: options.jobId }),
+      ...(options.delayMs === undefined ? {} : { delayMs: options.delayMs }),
+      maxAttempts: attempts,
+      backoffMs,
+    });
+    this.enqueued.emit("job", options.delayMs ?? 0);
+  }
+
+  /**
+   * A timer in this process adds the job every `everyMs`, keyed by name, so a run that has not
+   * started yet is not queued twice; the monolith is the only process, so one timer is the schedule.
+   */
+  async schedule<N extends JobName>(name: N, payload: JobPayloads[N], everyMs: number): Promise<void> {
+    assertJobPayload(name, payload);
+    const add = () => this.enqueue(name, payload, { jobId: `schedule:${name}` }).catch(() => undefined);
+    const timer = setInterval(add, everyMs);
+    timer.unref();
+    this.schedules.push(timer);
+  }
+
+  async close(): Promise<void> {
+    for (const timer of this.schedules.splice(0)) clearInterval(timer);
+  }
+}
+
+/**
+ * Consumes the jobs `handlers` names from the database queue: claims due jobs up to
+ * `concurrency`, wakes at once on an enqueue in this process and otherwise at the next due
+ * time. A payload that fails its schema, or a PermanentJobError, fails the job for good; any
+ * other failure retries after `backoff * 2^(attempt-1)` until its attempts are spent.
+ */
+export function startDatabaseWorker(
+  queue: DatabaseJobQueue,
+  db: Db,
+  handlers: JobHandlers,
+  options: { concurrency: number; logger: Logger; lockDurationMs: number },
+): JobWorker {
+  const names = Object.keys(handlers) as JobName[];
+  const running = new Map<string, Promise<void>>();
+  let closed = false;
+  let polling = false;
+  let again = false;
+  let timer: NodeJS.Timeout | undefined;
+
+  const wake = () => {
+    if (closed) return;
+    if (polling) {
+      again = true;
+      return;
+    }
+    clearTimeout(timer);
+    void poll();
+  };
+
+  async function poll(): Promise<void> {
+    polling = true;
+    let sleepMs = IDLE_POLL_MS;
+    try {
+      do {
+        again = false;
+        const claimed = await claimJobs(db, names, options.concurrency - running.size, options.lockDurationMs);
+        for (const job of claimed) running.set(job.id, run(job).finally(() => running.delete(job.id) && wake()));
+        if (claimed.length > 0 && running.size < options.concurrency) again = true;
+      } while (again && !closed && running.size < options.concurrency);
+      if (running.size < options.concurrency) sleepMs = Math.min(IDLE_POLL_MS, (await msUntilNextJob(db, names)) ?? IDLE_POLL_MS);
+    } catch (error) {
+      if (!closed) options.logger.warn({ err: error }, "job worker could not claim jobs");
+    } finally {
+      polling = false;
+    }
+    if (closed) return;
+    if (again) return wake();
+    timer = setTimeout(wake, Math.max(sleepMs, 5));
+    timer.unref();
+  }
+
+  /** Settles a job's outcome; if even that fails, its claim runs out and it is retried: never dropped. */
+  const settle = (job: ClaimedJob, outcome: Promise<void>) =>
+    outcome.catch((error) => options.logger.warn({ err: error, job_id: job.id }, "job outcome not recorded"));
+
+  async function run(job: ClaimedJob): Promise<void> {
+    const name = job.name as JobName;
+    try {
+      assertJobPayload(name, job.payload);
+    } catch (error) {
+      // No retry can fix a payload that breaks its schema.
+      return settle(job, failJob(db, job.id, (error as Error).message));
+    }
+    const renew = setInterval(() => void extendJobClaim(db, job.id, options.lockDurationMs).catch(() => undefined), options.lockDurationMs / 3);
+    renew.unref();
+    try {
+      await (handlers[name] as (payload: unknown, attempt: number) => Promise<void>)(job.payload, job.attempt);
+      await settle(job, completeJob(db, job.id));
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      options.logger.warn({ err: error, job: name, job_id: job.id, attempt: job.attempt }, "job failed");
+      const final = error instanceof PermanentJobError || job.attempt >= job.maxAttempts;
+      await settle(job, final ? failJob(db, job.id, message) : retryJob(db, job.id, job.backoffMs * 2 ** (job.attempt - 1), message));
+    } finally {
+      clearInterval(renew);
+    }
+  }
+
+  queue.enqueued.on("job", wake);
+  wake();
+  return {
+    async close() {
+      closed = true;
+      clearTimeout(timer);
+      queue.enqueued.off("job", wake);
+      const unfinished = [...running.keys()];
+      const grace = new Promise<"timeout">((resolve) => setTimeout(resolve, WORKER_CLOSE_GRACE_MS, "timeout").unref());
+      if ((await Promise.race([Promise.all(running.values()), grace])) !== "timeout") return;
+      // Hand the stragglers back, their attempt refunded: the next start runs them again.
+      await Promise.all(unfinished.filter((id) => running.has(id)).map((id) => retryJob(db, id, 0, null, true).catch(() => undefined)));
+    },
+  };
+}

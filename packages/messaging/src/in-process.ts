@@ -1,0 +1,65 @@
+import type { ArrivalEvent } from "./catalog";
+import type { Bus } from "./bus";
+import type { WaitSlot, WaitSlots } from "./wait-slots";
+
+/**
+ * The Bus of the monolith without Redis: its publishers and subscribers share one process, so
+ * an arrival is handed to the inbox's handlers directly.
+ */
+export class InProcessBus implements Bus {
+  private readonly handlers = new Map<string, Set<(event: ArrivalEvent) => void>>();
+
+  async publishArrival(event: ArrivalEvent): Promise<void> {
+    const listeners = this.handlers.get(event.inbox_id);
+    if (!listeners) return;
+    for (const listener of [...listeners]) {
+      try {
+        // Each listener gets its own copy, as each Redis subscriber parses its own.
+        listener({ ...event });
+      } catch {
+        // One listener's failure must not keep the arrival from the others.
+      }
+    }
+  }
+
+  async subscribeArrivals(inboxId: string, handler: (event: ArrivalEvent) => void): Promise<() => Promise<void>> {
+    let listeners = this.handlers.get(inboxId);
+    if (!listeners) {
+      listeners = new Set();
+      this.handlers.set(inboxId, listeners);
+    }
+    listeners.add(handler);
+    return async () => {
+      const current = this.handlers.get(inboxId);
+      if (current?.delete(handler) && current.size === 0) this.handlers.delete(inboxId);
+    };
+  }
+
+  async close(): Promise<void> {
+    this.handlers.clear();
+  }
+}
+
+/**
+ * The wait allowance of the monolith without Redis: one process holds every wait, so a count
+ * per project is exact, and a slot is released with its wait (or with the process).
+ */
+export class InProcessWaitSlots implements WaitSlots {
+  private readonly held = new Map<string, number>();
+
+  async acquire(projectId: string, limit: number): Promise<WaitSlot | null> {
+    const count = this.held.get(projectId) ?? 0;
+    if (count >= limit) return null;
+    this.held.set(projectId, count + 1);
+    let released = false;
+    return {
+      release: async () => {
+        if (released) return;
+        released = true;
+        const left = (this.held.get(projectId) ?? 1) - 1;
+        if (left === 0) this.held.delete(projectId);
+        else this.held.set(projectId, left);
+      },
+    };
+  }
+}
