@@ -1,10 +1,11 @@
-import { SMTPServer, type SMTPServerEnvelope, type SMTPServerOptions, type SMTPServerSession } from "smtp-server";
+import { type SMTPServer, type SMTPServerEnvelope, type SMTPServerOptions, type SMTPServerSession } from "smtp-server";
 import { captureTag, secretMatchesHash } from "@mailstop/core";
 import { findSmtpCredential } from "@mailstop/db";
 import { acceptTransaction } from "./accept-transaction";
 import { collectData } from "./collect-data";
 import type { AcceptedRecipient, SmtpEdgeDeps } from "./deps";
 import { assertUnderIngestCeiling } from "./ingest-ceiling";
+import { PromptGreetingSMTPServer } from "./prompt-greeting";
 import { resolveReceivingRecipient } from "./resolve-recipient";
 import { REPLY, type SmtpReply, isSmtpReply } from "./smtp-reply";
 import type { TlsCredentials } from "./tls";
@@ -73,7 +74,7 @@ function onDataFor(deps: SmtpEdgeDeps, kind: "received" | "captured"): NonNullab
 /** The receiving edge (MX): existing inboxes only, `sim.*` behaviours, no AUTH. */
 export function createReceivingServer(deps: SmtpEdgeDeps, tls: TlsCredentials): SMTPServer {
   const reply = replyWith(deps, REPLY.temporaryLocalError);
-  return new SMTPServer({
+  return new PromptGreetingSMTPServer({
     ...baseOptions(deps, tls, deps.config.mxHost),
     disabledCommands: ["AUTH"],
     onRcptTo(address, session, callback) {
@@ -96,7 +97,7 @@ interface CaptureUser {
 export function createCaptureServer(deps: SmtpEdgeDeps, tls: TlsCredentials): SMTPServer {
   const reply = replyWith(deps, REPLY.temporaryLocalError);
   const replyToAuth = replyWith(deps, REPLY.temporaryAuthFailure);
-  return new SMTPServer({
+  return new PromptGreetingSMTPServer({
     ...baseOptions(deps, tls, deps.config.captureHost),
     authMethods: ["PLAIN", "LOGIN"],
     authOptional: false,
