@@ -1,0 +1,39 @@
+import { adminDocument, publicDocument } from "@mailstop/openapi";
+import { EDGE_ROUTES, LONG_LIVED_TIMEOUT_S, routeOf } from "./edge-routes";
+
+/** The operations the waiter target serves (packages/api waiterHttpContributions). */
+const WAITER_OPERATIONS = new Set(["waitForMessage", "streamInboxEvents"]);
+
+/** A concrete request path of an OpenAPI path template. */
+const concrete = (template: string) => template.replace(/\{[^}]+\}/g, "x_01example");
+
+describe("the edge routing table", () => {
+  it("sends the wait (exactly) and everything under /stream/ to the waiter, the rest to the api", () => {
+    expect(routeOf("/v1/messages/wait").upstream).toBe("waiter");
+    expect(routeOf("/stream/v1/inboxes/ibx_1/events").upstream).toBe("waiter");
+    expect(routeOf("/v1/messages/wait/extra").upstream).toBe("api");
+    expect(routeOf("/v1/messages").upstream).toBe("api");
+    expect(routeOf("/streams").upstream).toBe("api");
+    expect(routeOf("/health").upstream).toBe("api");
+  });
+
+  it("routes every documented operation to the service that serves it", () => {
+    for (const document of [publicDocument(), adminDocument()]) {
+      for (const [path, item] of Object.entries<Record<string, { operationId?: string }>>(document.paths)) {
+        for (const operation of Object.values(item)) {
+          if (typeof operation !== "object" || operation?.operationId === undefined) continue;
+          const expected = WAITER_OPERATIONS.has(operation.operationId) ? "waiter" : "api";
+          expect({ operation: operation.operationId, upstream: routeOf(concrete(path)).upstream }).toEqual({ operation: operation.operationId, upstream: expected });
+        }
+      }
+    }
+  });
+
+  it("holds long-lived requests longer than the longest wait, and only the waiter's are long-lived", () => {
+    const maxWaitMs: number = publicDocument().components.schemas.WaitRequest.properties.timeout_ms.maximum;
+    expect(maxWaitMs).toBe(285_000);
+    expect(LONG_LIVED_TIMEOUT_S).toBeGreaterThanOrEqual(300);
+    expect(LONG_LIVED_TIMEOUT_S * 1000).toBeGreaterThan(maxWaitMs);
+    for (const route of EDGE_ROUTES) expect({ path: route.path, longLived: route.longLived }).toEqual({ path: route.path, longLived: route.upstream === "waiter" });
+  });
+});

@@ -1,0 +1,137 @@
+import { existsSync, readFileSync } from "node:fs";
+import {
+  TEST_ADMIN_TOKEN,
+  TestEventStream,
+  type TestS3,
+  createFreshDatabase,
+  dropDatabase,
+  eventually,
+  rawRequest,
+  runRedisUrl,
+  runServerUrl,
+  smtpTransport,
+  startTestS3,
+  uniqueProjectKey,
+  uniqueRedisPrefix,
+  uniqueTag,
+} from "@mailstop/testkit";
+import { type Fleet, mailstopBin, startFleet } from "./fleet";
+import { FLEET_SERVICES } from "./fleet-services";
+import { describeWithTool } from "./tools";
+
+/** Access-log lines of one fleet process for `path` (the access log never logs the query). */
+const requestsFor = (fleet: Fleet, name: string, path: string) =>
+  fleet
+    .logs(name)
+    .split("\n")
+    .filter((line) => line.includes('"msg":"request"') && line.includes(`"path":"${path}"`));
+
+describeWithTool("nginx", "startFleet: the split fleet behind nginx", () => {
+  let fleet: Fleet;
+  let s3: TestS3;
+  let database: { name: string; url: string };
+  let apiKey: string;
+  const auth = () => ({ authorization: `Bearer ${apiKey}`, "content-type": "application/json" });
+
+  beforeAll(async () => {
+    database = await createFreshDatabase(runServerUrl(), "mailstop_fleet");
+    s3 = await startTestS3();
+    fleet = await startFleet({
+      env: {
+        DATABASE_URL: database.url,
+        REDIS_URL: runRedisUrl(),
+        MAILSTOP_REDIS_PREFIX: uniqueRedisPrefix(),
+        MAILSTOP_ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+        MAILSTOP_HEARTBEAT_S: "1",
+        ...s3.env,
+      },
+      startTimeoutMs: 120_000,
+    });
+    const bootstrap = await rawRequest(fleet.url, "POST", "/admin/v1/bootstrap", {
+      headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, "content-type": "application/json" },
+      body: JSON.stringify({ project_key: uniqueProjectKey("fleet") }),
+    });
+    if (bootstrap.status !== 201) throw new Error(`bootstrap through the edge: ${bootstrap.status} ${bootstrap.text}`);
+    apiKey = bootstrap.json.api_key;
+  }, 180_000);
+
+  afterAll(async () => {
+    await fleet?.stop();
+    await s3?.stop();
+    if (database !== undefined) await dropDatabase(runServerUrl(), database.name);
+  }, 60_000);
+
+  async function createInbox(): Promise<{ id: string; address: string }> {
+    const created = await rawRequest(fleet.url, "POST", "/v1/inboxes", { headers: auth(), body: JSON.stringify({ tag: uniqueTag("fleet") }) });
+    expect(created.status).toBe(201);
+    return created.json;
+  }
+
+  it("runs every service as its own process, with the table's command", () => {
+    expect(fleet.processes.map((p) => p.name)).toEqual(["api", "waiter", "smtp-edge", "parser", "nginx"]);
+    expect(new Set(fleet.processes.map((p) => p.pid)).size).toBe(5);
+    for (const service of FLEET_SERVICES) {
+      const child = fleet.processes.find((p) => p.service === service.name)!;
+      expect(child.command).toEqual([process.execPath, mailstopBin(), ...service.args]);
+      // What the kernel says the child runs, not only what the fleet meant to run (Linux).
+      if (existsSync("/proc/self/cmdline")) expect(readFileSync(`/proc/${child.pid}/cmdline`, "utf8").split("\0").filter(Boolean)).toEqual(child.command);
+    }
+  });
+
+  it("sends ordinary routes to the api, and the api alone", async () => {
+    const inbox = await createInbox();
+    const read = await rawRequest(fleet.url, "GET", `/v1/inboxes/${inbox.id}`, { headers: auth() });
+    expect(read.status).toBe(200);
+    expect(read.headers.get("x-accel-buffering")).toBeNull();
+    // The access-log line is written as the response finishes: wait for it, with a deadline.
+    await eventually(async () => (requestsFor(fleet, "api", `/v1/inboxes/${inbox.id}`).length === 1 ? true : null), { what: "the api's access-log line" });
+    expect(requestsFor(fleet, "waiter", `/v1/inboxes/${inbox.id}`)).toHaveLength(0);
+    // The waiter does not serve it: the edge's routing is what makes it answer.
+    const waiter = fleet.processes.find((p) => p.name === "waiter")!;
+    expect((await rawRequest(waiter.httpUrl!, "GET", `/v1/inboxes/${inbox.id}`, { headers: auth() })).status).toBe(404);
+  });
+
+  it("sends POST /v1/messages/wait to the waiter and holds it for 5 s without nginx cutting it", async () => {
+    const inbox = await createInbox();
+    const before = requestsFor(fleet, "waiter", "/v1/messages/wait").length;
+    const started = Date.now();
+    const wait = await rawRequest(fleet.url, "POST", "/v1/messages/wait", { headers: auth(), body: JSON.stringify({ inbox: inbox.id, timeout_ms: 5000 }) });
+    expect(wait.status).toBe(200);
+    expect(wait.json).toMatchObject({ status: "timeout", inbox: inbox.address });
+    expect(wait.json.waited_ms).toBeGreaterThanOrEqual(5000);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(5000);
+    // Set by the edge's long-lived location only.
+    expect(wait.headers.get("x-accel-buffering")).toBe("no");
+    await eventually(async () => (requestsFor(fleet, "waiter", "/v1/messages/wait").length > before ? true : null), { what: "the waiter's access-log line" });
+    expect(requestsFor(fleet, "api", "/v1/messages/wait")).toHaveLength(0);
+  }, 20_000);
+
+  it("carries mail from the SMTP edge through the parser to a wait and an event stream on the edge", async () => {
+    const inbox = await createInbox();
+    const stream = new TestEventStream(`${fleet.url}/stream/v1/inboxes/${inbox.id}/events`, { headers: { authorization: `Bearer ${apiKey}` } });
+    try {
+      expect((await stream.next("open")).data).toMatchObject({ inbox: inbox.id });
+      const subject = `Fleet ${uniqueTag("subject")}`;
+      const wait = rawRequest(fleet.url, "POST", "/v1/messages/wait", {
+        headers: auth(),
+        body: JSON.stringify({ inbox: inbox.address, match: { subject_contains: subject }, timeout_ms: 20_000 }),
+      });
+      await smtpTransport(fleet.smtp.receiving).sendMail({ from: "noreply@acme.example", to: inbox.address, subject, text: "Your code is 551903" });
+      const { status, json } = await wait;
+      expect(status).toBe(200);
+      expect(json).toMatchObject({ status: "matched", message: { subject, codes: ["551903"] } });
+      const frame = await stream.until((frames) => frames.find((f) => f.event === "message" && f.data.subject === subject), 10_000, "the message frame");
+      expect(frame.data).toMatchObject({ subject, inbox_id: inbox.id });
+    } finally {
+      stream.close();
+    }
+  }, 30_000);
+
+  it("stops every child and removes its directory", async () => {
+    const pids = fleet.processes.map((p) => p.pid!);
+    expect(existsSync(fleet.directory)).toBe(true);
+    await fleet.stop();
+    for (const pid of pids) expect(() => process.kill(pid, 0)).toThrow();
+    expect(existsSync(fleet.directory)).toBe(false);
+  }, 30_000);
+});

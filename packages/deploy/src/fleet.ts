@@ -1,0 +1,239 @@
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir, userInfo } from "node:os";
+import { delimiter, dirname, join, resolve } from "node:path";
+import { FLEET_JOBS, FLEET_SERVICES, type FleetService, type FleetServiceName } from "./fleet-services";
+import { LOCATIONS_FILE, REPO_ROOT } from "./generated-files";
+import { type ManagedProcess, type ProcessExit, describeExit, lastLines, spawnManaged } from "./managed-process";
+import { renderStandaloneNginx } from "./nginx-config";
+import { freePort, httpOk, tcpAnswers, waitUntil } from "./probes";
+
+export interface FleetOptions {
+  /**
+   * Settings for every service: DATABASE_URL, REDIS_URL, S3_*, MAILSTOP_REDIS_PREFIX,
+   * MAILSTOP_ADMIN_TOKEN and any other MAILSTOP_* variable. The fleet sets the ports,
+   * MAILSTOP_HOST and MAILSTOP_DATA_DIR itself, and MAILSTOP_PUBLIC_URL (the edge) unless given.
+   */
+  env: Record<string, string>;
+  /** Instances per service. Default: one each, unlike compose and Kubernetes (a laptop or CI runner has few cores). */
+  replicas?: Partial<Record<FleetServiceName, number>>;
+  /** Runs `mailstop migrate` before the services, as compose and the Kubernetes Job do. Default true. */
+  migrate?: boolean;
+  /** Receives every child's output as it arrives; by default output is only kept (see `logs`). */
+  onOutput?: (process: string, text: string) => void;
+  /** Deadline of the whole start in milliseconds. Default 120 000. */
+  startTimeoutMs?: number;
+  /** How long a child has after SIGTERM before SIGKILL, in milliseconds. Default 10 000. */
+  stopGraceMs?: number;
+  /** The nginx binary. Default: `nginx` on PATH. */
+  nginx?: string;
+}
+
+/** A child of the fleet and where it listens, for tests that go around the edge. */
+export interface FleetProcess {
+  /** `api`, `waiter`, `smtp-edge`, `parser` (`parser-1`, `parser-2`… with several), `nginx`. */
+  name: string;
+  service: FleetServiceName | "nginx";
+  pid: number | undefined;
+  /** Its full command line: node, the `mailstop` bin and the table's arguments (nginx: its own). */
+  command: readonly string[];
+  /** The HTTP origin of an api or waiter instance. */
+  httpUrl?: string;
+}
+
+export interface Fleet {
+  /** The nginx edge's origin: every HTTP route, routed as the compose and Kubernetes edges route. */
+  url: string;
+  smtp: { receiving: number; capture: number };
+  processes: readonly FleetProcess[];
+  /** The fleet's temporary directory (nginx's prefix, the data dir); removed by `stop`. */
+  directory: string;
+  /** A child's output so far (nginx: its error log too); without a name, every child's, each line prefixed. */
+  logs(name?: string): string;
+  /** Resolves when a child exits while the fleet should be running (never because of `stop`). */
+  failed: Promise<{ process: string; exit: ProcessExit }>;
+  /** SIGTERM to every child, SIGKILL after the grace period, then removes the fleet's directory. */
+  stop(): Promise<void>;
+}
+
+/** The first `name` on PATH, or null. */
+export function findExecutable(name: string, path = process.env.PATH ?? ""): string | null {
+  if (name.includes("/")) return existsSync(name) ? resolve(name) : null;
+  for (const dir of path.split(delimiter)) {
+    if (dir !== "" && existsSync(join(dir, name))) return join(dir, name);
+  }
+  return null;
+}
+
+/** The `mailstop` binary of @mailstop/cli: the same entry the image runs. */
+export function mailstopBin(): string {
+  const manifest = require.resolve("@mailstop/cli/package.json");
+  const { bin } = JSON.parse(readFileSync(manifest, "utf8")) as { bin: { mailstop: string } };
+  return resolve(dirname(manifest), bin.mailstop);
+}
+
+/** The variables a child needs from this process to run node at all; everything else is explicit. */
+const INHERITED = ["PATH", "HOME", "TMPDIR", "LANG", "TZ"];
+
+const STARTED = /"msg":"mailstop started"/;
+
+/**
+ * Starts the fleet as separate processes on loopback: migrations, then each service of
+ * FLEET_SERVICES running its table command (`mailstop serve --target <service>`) on free
+ * ports, then nginx in front of api and waiter with the generated routing. Resolves once
+ * every service is healthy and the edge answers; on any failure stops what started and throws
+ * with the failing child's last lines.
+ */
+export async function startFleet(options: FleetOptions): Promise<Fleet> {
+  const nginxBinary = findExecutable(options.nginx ?? "nginx");
+  if (nginxBinary === null) throw new Error(`nginx is not installed (${options.nginx ?? "nginx"} is not on PATH): install nginx-light (Debian) or nginx.`);
+  const deadline = Date.now() + (options.startTimeoutMs ?? 120_000);
+  const grace = options.stopGraceMs ?? 10_000;
+  const directory = mkdtempSync(join(tmpdir(), "mailstop-fleet-"));
+  const children: ManagedProcess[] = [];
+  const processes: FleetProcess[] = [];
+  let stopping = false;
+  let nginxErrors = "";
+  const killAll = () => {
+    for (const child of children) if (child.exit() === null && child.pid !== undefined) process.kill(child.pid, "SIGKILL");
+  };
+  // A test runner that exits without stop() must not leave the fleet running.
+  process.once("exit", killAll);
+
+  let stopped: Promise<void> | undefined;
+  const stop = () => {
+    stopped ??= (async () => {
+      stopping = true;
+      await Promise.all(children.map((child) => child.stop(grace)));
+      process.removeListener("exit", killAll);
+      nginxErrors = readNginxErrors(directory);
+      rmSync(directory, { recursive: true, force: true });
+    })();
+    return stopped;
+  };
+
+  let reportFailure: (failure: { process: string; exit: ProcessExit }) => void = () => undefined;
+  const failed = new Promise<{ process: string; exit: ProcessExit }>((resolve) => (reportFailure = resolve));
+  const spawnChild = (name: string, command: string, args: readonly string[], env: Record<string, string>) => {
+    const child = spawnManaged(name, command, args, { env, cwd: REPO_ROOT, ...(options.onOutput ? { onOutput: options.onOutput } : {}) });
+    children.push(child);
+    void child.exited.then((exit) => {
+      if (!stopping && name !== "migrate") reportFailure({ process: name, exit });
+    });
+    return child;
+  };
+  /** The first child that has exited during start, as the error that ends the start. */
+  const exitedEarly = (): Error | null => {
+    const child = children.find((c) => c.name !== "migrate" && c.exit() !== null);
+    return child === undefined ? null : new Error(`${child.name} ${describeExit(child.exit()!)} while the fleet started:\n${lastLines(child.output())}`);
+  };
+
+  try {
+    const edgePort = await freePort();
+    const url = `http://127.0.0.1:${edgePort}`;
+    const inherited = Object.fromEntries(INHERITED.flatMap((name) => (process.env[name] === undefined ? [] : [[name, process.env[name]!]])));
+    const baseEnv: Record<string, string> = {
+      ...inherited,
+      MAILSTOP_LOG_LEVEL: "info",
+      MAILSTOP_PUBLIC_URL: url,
+      ...options.env,
+      MAILSTOP_HOST: "127.0.0.1",
+      MAILSTOP_DATA_DIR: join(directory, "data"),
+    };
+    const bin = mailstopBin();
+
+    if (options.migrate ?? true) {
+      const migrate = spawnChild("migrate", process.execPath, [bin, ...FLEET_JOBS.migrate.args], baseEnv);
+      const exit = await Promise.race([migrate.exited, new Promise<null>((resolve) => setTimeout(() => resolve(null), Math.max(0, deadline - Date.now())).unref())]);
+      if (exit === null) throw new Error(`mailstop migrate did not finish within the start deadline:\n${lastLines(migrate.output())}`);
+      if (exit.code !== 0) throw new Error(`mailstop migrate ${describeExit(exit)}:\n${lastLines(migrate.output())}`);
+    }
+
+    const health: { what: string; check: () => Promise<boolean> | boolean }[] = [];
+    const upstreams: Record<"api" | "waiter", string[]> = { api: [], waiter: [] };
+    let smtp: Fleet["smtp"] | undefined;
+    for (const service of FLEET_SERVICES) {
+      const count = options.replicas?.[service.name] ?? 1;
+      for (let replica = 1; replica <= count; replica++) {
+        const name = count === 1 ? service.name : `${service.name}-${replica}`;
+        const ports = await assignPorts(service);
+        const env = { ...baseEnv, ...Object.fromEntries(service.ports.map((p) => [p.setting, String(ports[p.name])])) };
+        const command = [process.execPath, bin, ...service.args];
+        const child = spawnChild(name, command[0]!, command.slice(1), env);
+        const entry: FleetProcess = { name, service: service.name, pid: child.pid, command };
+        if (ports.http !== undefined) {
+          entry.httpUrl = `http://127.0.0.1:${ports.http}`;
+          if (service.name === "api" || service.name === "waiter") upstreams[service.name].push(`127.0.0.1:${ports.http}`);
+        }
+        if (service.name === "smtp-edge" && smtp === undefined) smtp = { receiving: ports.smtp!, capture: ports.capture! };
+        processes.push(entry);
+        health.push({ what: `${name} healthy`, check: healthCheck(service, ports, child) });
+      }
+    }
+    if (smtp === undefined || upstreams.api.length === 0 || upstreams.waiter.length === 0) throw new Error("the fleet needs at least one api, waiter and smtp-edge");
+
+    mkdirSync(join(directory, "nginx"));
+    const prefix = join(directory, "nginx");
+    const config = join(prefix, "nginx.conf");
+    writeFileSync(
+      config,
+      renderStandaloneNginx({
+        prefix,
+        locations: LOCATIONS_FILE,
+        listen: { host: "127.0.0.1", port: edgePort },
+        upstreams,
+        // As root, nginx would run its workers as `nobody`; the fleet runs as whoever started it.
+        ...(process.getuid?.() === 0 ? { user: userInfo().username } : {}),
+      }),
+    );
+    const nginxArgs = ["-p", prefix, "-c", config, "-e", join(prefix, "error.log"), "-g", "daemon off;"];
+    const nginx = spawnChild("nginx", nginxBinary, nginxArgs, baseEnv);
+    processes.push({ name: "nginx", service: "nginx", pid: nginx.pid, command: [nginxBinary, ...nginxArgs] });
+    health.push({ what: "nginx answering /health through the api", check: () => httpOk(`${url}/health`) });
+
+    await Promise.all(health.map(({ what, check }) => waitUntil(what, check, deadline, exitedEarly)));
+
+    const logs = (name?: string): string => {
+      const nginxLog = () => (stopped === undefined ? readNginxErrors(directory) : nginxErrors);
+      if (name === undefined) {
+        return children
+          .map((c) => `${c.output()}${c.name === "nginx" ? nginxLog() : ""}`.replace(/^(?=.)/gm, `[${c.name}] `))
+          .join("");
+      }
+      const child = children.find((c) => c.name === name);
+      if (child === undefined) throw new Error(`no fleet process ${name} (${children.map((c) => c.name).join(", ")})`);
+      return child.output() + (name === "nginx" ? nginxLog() : "");
+    };
+    return { url, smtp, processes, directory, logs, failed, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/** A free loopback port for each listener of a service. */
+async function assignPorts(service: FleetService): Promise<Partial<Record<"http" | "smtp" | "capture", number>>> {
+  const ports: Partial<Record<"http" | "smtp" | "capture", number>> = {};
+  for (const port of service.ports) ports[port.name] = await freePort();
+  return ports;
+}
+
+/** The table's health check of a service, run against its loopback ports. */
+function healthCheck(service: FleetService, ports: Partial<Record<"http" | "smtp" | "capture", number>>, child: ManagedProcess): () => Promise<boolean> | boolean {
+  const { health } = service;
+  switch (health.kind) {
+    case "http":
+      return () => httpOk(`http://127.0.0.1:${ports[health.port]}${health.path}`);
+    case "tcp":
+      return () => tcpAnswers("127.0.0.1", ports[health.port]!);
+    case "started":
+      return () => STARTED.test(child.output());
+  }
+}
+
+function readNginxErrors(directory: string): string {
+  try {
+    return readFileSync(join(directory, "nginx", "error.log"), "utf8");
+  } catch {
+    return "";
+  }
+}

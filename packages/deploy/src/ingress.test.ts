@@ -1,0 +1,32 @@
+import { EDGE_ROUTES, LONG_LIVED_TIMEOUT_S } from "./edge-routes";
+import { ingressObjects } from "./ingress";
+
+const ANNOTATION = "nginx.ingress.kubernetes.io";
+
+describe("the generated Ingress", () => {
+  const objects = ingressObjects() as any[];
+
+  it("has every route of the table once, on its service", () => {
+    const paths = objects.flatMap((o) => o.spec.rules[0].http.paths);
+    expect(paths).toHaveLength(EDGE_ROUTES.length);
+    for (const route of EDGE_ROUTES) {
+      expect(paths).toContainEqual({
+        path: route.path,
+        pathType: route.match === "exact" ? "Exact" : "Prefix",
+        backend: { service: { name: `mailstop-${route.upstream}`, port: { name: "http" } } },
+      });
+    }
+  });
+
+  it("gives the long-lived routes long timeouts and no buffering", () => {
+    const longLived = objects.find((o) => o.spec.rules[0].http.paths.some((p: any) => p.path === "/v1/messages/wait"));
+    expect(longLived.metadata.annotations).toEqual({
+      [`${ANNOTATION}/proxy-read-timeout`]: String(LONG_LIVED_TIMEOUT_S),
+      [`${ANNOTATION}/proxy-send-timeout`]: String(LONG_LIVED_TIMEOUT_S),
+      [`${ANNOTATION}/proxy-buffering`]: "off",
+      [`${ANNOTATION}/proxy-request-buffering`]: "off",
+      [`${ANNOTATION}/proxy-http-version`]: "1.1",
+    });
+    expect(longLived.spec.rules[0].http.paths.map((p: any) => p.path).sort()).toEqual(EDGE_ROUTES.filter((r) => r.longLived).map((r) => r.path).sort());
+  });
+});
