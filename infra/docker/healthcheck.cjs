@@ -1,0 +1,58 @@
+#!/usr/bin/env node
+// The image's health check: node, because the slim image has neither curl nor wget.
+//   healthcheck.cjs http <port> <path>   GET http://127.0.0.1:<port><path> answers 2xx
+//   healthcheck.cjs tcp <port>           something accepts a TCP connection on <port>
+//   healthcheck.cjs                      the check of $TARGET (the Dockerfile's HEALTHCHECK)
+// compose and Kubernetes pass each service's check from packages/deploy/src/fleet-services.ts.
+"use strict";
+const http = require("node:http");
+const net = require("node:net");
+
+const TIMEOUT_MS = 4000;
+
+function checkHttp(port, path) {
+  return new Promise((resolve) => {
+    const request = http.get({ host: "127.0.0.1", port, path, timeout: TIMEOUT_MS }, (response) => {
+      response.resume();
+      resolve(response.statusCode >= 200 && response.statusCode < 300);
+    });
+    request.on("timeout", () => request.destroy());
+    request.on("error", () => resolve(false));
+  });
+}
+
+function checkTcp(port) {
+  return new Promise((resolve) => {
+    const socket = net.createConnection({ host: "127.0.0.1", port });
+    const settle = (ok) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(TIMEOUT_MS);
+    socket.once("connect", () => settle(true));
+    socket.once("error", () => settle(false));
+    socket.once("timeout", () => settle(false));
+  });
+}
+
+/** The check of a target on the ports of its environment (the image's defaults otherwise). */
+function byTarget(target) {
+  const env = process.env;
+  switch (target) {
+    case "all":
+    case "api":
+    case "waiter":
+      return checkHttp(Number(env.MAILSTOP_HTTP_PORT || 8025), "/health");
+    case "smtp-edge":
+      return checkTcp(Number(env.MAILSTOP_SMTP_PORT || 2525));
+    case "parser":
+      // No listener: the process running is all there is to check.
+      return Promise.resolve(true);
+    default:
+      return Promise.resolve(false);
+  }
+}
+
+const [kind, port, path] = process.argv.slice(2);
+const check = kind === "http" ? checkHttp(Number(port), path || "/health") : kind === "tcp" ? checkTcp(Number(port)) : byTarget(process.env.TARGET || "all");
+check.then((ok) => process.exit(ok ? 0 : 1));

@@ -1,0 +1,91 @@
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { validate } from "dockerfile-utils";
+import { parse } from "yaml";
+import { FLEET_JOBS, FLEET_SERVICES, containerHealthcheck, portOf } from "./fleet-services";
+import { REPO_ROOT } from "./generated-files";
+import { COMPOSE_EDGE_PORT, COMPOSE_LOCATIONS_PATH } from "./nginx-config";
+
+// Reads the committed files (no process, no network): the shape of docker-compose.yml and the
+// Dockerfile against the fleet table. compose.int.test.ts runs docker-compose itself on them.
+
+const read = (path: string) => readFileSync(resolve(REPO_ROOT, path), "utf8");
+
+/** The Dockerfile's instructions: continuation lines joined, comments dropped. */
+function instructions(dockerfile: string): { keyword: string; args: string }[] {
+  return dockerfile
+    .replace(/\\\n/g, " ")
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line !== "" && !line.startsWith("#"))
+    .map((line) => {
+      const [keyword, ...rest] = line.split(/\s+/);
+      return { keyword: keyword!.toUpperCase(), args: rest.join(" ") };
+    });
+}
+
+describe("infra/docker/Dockerfile", () => {
+  const dockerfile = read("infra/docker/Dockerfile");
+  const all = instructions(dockerfile);
+  const runtimeStart = all.findIndex((i) => i.keyword === "FROM" && / AS runtime$/.test(i.args));
+  const runtime = all.slice(runtimeStart);
+
+  it("has no lint errors (dockerfile-utils)", () => {
+    expect(validate(dockerfile).map((d) => `${d.range.start.line + 1}: ${d.message}`)).toEqual([]);
+  });
+
+  it("installs the lockfile's dependencies in a deps stage, and runs from a separate runtime stage", () => {
+    const deps = all.slice(all.findIndex((i) => i.keyword === "FROM" && / AS deps$/.test(i.args)), runtimeStart);
+    expect(deps.some((i) => i.keyword === "RUN" && i.args.includes("pnpm install --frozen-lockfile"))).toBe(true);
+    expect(runtimeStart).toBeGreaterThan(0);
+    expect(runtime.some((i) => i.keyword === "COPY" && i.args.startsWith("--from=deps "))).toBe(true);
+  });
+
+  it("runs as a non-root user, listening on every interface, with a health check and the mailstop entrypoint", () => {
+    const user = runtime.filter((i) => i.keyword === "USER").at(-1)?.args;
+    expect(user).toBeDefined();
+    expect(["root", "0"]).not.toContain(user);
+    const env = runtime.filter((i) => i.keyword === "ENV").map((i) => i.args).join(" ");
+    expect(env).toMatch(/\bMAILSTOP_HOST=0\.0\.0\.0\b/);
+    expect(env).toMatch(/\bTARGET=all\b/);
+    expect(runtime.some((i) => i.keyword === "HEALTHCHECK" && i.args.includes("CMD"))).toBe(true);
+    expect(runtime.filter((i) => i.keyword === "ENTRYPOINT").at(-1)?.args).toBe('["/app/infra/docker/entrypoint.sh"]');
+    const entrypoint = read("infra/docker/entrypoint.sh");
+    expect(entrypoint).toContain('set -- serve --target "${TARGET:-all}"');
+    expect(entrypoint).toContain('exec node /app/packages/cli/bin/mailstop.cjs "$@"');
+  });
+});
+
+describe("docker-compose.yml", () => {
+  const compose = parse(read("docker-compose.yml"), { merge: true }) as { services: Record<string, any> };
+  const { services } = compose;
+
+  it.each(FLEET_SERVICES.map((s) => [s.name, s] as const))("%s runs the table's command, health check and replicas on the image", (name, service) => {
+    const defined = services[name];
+    expect(defined.image).toBe("mailstop:local");
+    expect(defined.entrypoint).toBeUndefined();
+    expect(defined.command).toEqual(service.args);
+    expect(defined.healthcheck?.test ?? null).toEqual(containerHealthcheck(service));
+    expect(defined.deploy?.replicas ?? 1).toBe(service.replicas);
+  });
+
+  it("runs the table's one-shot commands, migrations before every service", () => {
+    expect(services.migrate.command).toEqual(FLEET_JOBS.migrate.args);
+    expect(services.bootstrap.command).toEqual(FLEET_JOBS.bootstrap.args);
+    for (const service of FLEET_SERVICES) expect(services[service.name].depends_on.migrate).toEqual({ condition: "service_completed_successfully" });
+  });
+
+  it("publishes SMTP 25 and 587 from the smtp-edge's listeners", () => {
+    const edge = FLEET_SERVICES.find((s) => s.name === "smtp-edge")!;
+    expect(services["smtp-edge"].ports).toEqual([`25:${portOf(edge, "smtp").port}`, `587:${portOf(edge, "capture").port}`]);
+  });
+
+  it("fronts api and waiter with the generated nginx config on one HTTP port", () => {
+    expect(services.edge.volumes).toEqual([
+      "./infra/nginx/compose.conf:/etc/nginx/conf.d/default.conf:ro",
+      `./infra/nginx/mailstop-locations.conf:${COMPOSE_LOCATIONS_PATH}:ro`,
+    ]);
+    expect(services.edge.ports).toEqual([`8025:${COMPOSE_EDGE_PORT}`]);
+    expect(services.edge.depends_on).toEqual({ api: { condition: "service_healthy" }, waiter: { condition: "service_healthy" } });
+  });
+});
