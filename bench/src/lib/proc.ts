@@ -1,0 +1,95 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { once } from "node:events";
+import { createWriteStream, readFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { join } from "node:path";
+import { sleep, until } from "./stats";
+
+/** A free TCP port on the loopback interface. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  const { port } = server.address() as { port: number };
+  server.close();
+  await once(server, "close");
+  return port;
+}
+
+/** A server process started by the benchmark, its output kept in a log file. */
+export interface Child {
+  name: string;
+  process: ChildProcess;
+  pid: number;
+  logFile: string;
+  /** SIGTERM, then SIGKILL after `graceMs`. */
+  stop(graceMs?: number): Promise<void>;
+}
+
+export function startChild(name: string, command: string, args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string; logDir: string }): Child {
+  const logFile = join(options.logDir, `${name}.log`);
+  const log = createWriteStream(logFile);
+  const child = spawn(command, args, { cwd: options.cwd, env: { ...process.env, ...options.env }, stdio: ["ignore", "pipe", "pipe"] });
+  child.stdout!.pipe(log, { end: false });
+  child.stderr!.pipe(log, { end: false });
+  const exited = once(child, "exit");
+  return {
+    name,
+    process: child,
+    pid: child.pid!,
+    logFile,
+    async stop(graceMs = 5000) {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill("SIGTERM");
+        const timer = setTimeout(() => child.kill("SIGKILL"), graceMs);
+        await exited;
+        clearTimeout(timer);
+      }
+      log.end();
+    },
+  };
+}
+
+/** Resident set size of a process in bytes (Linux /proc). */
+export function rssOf(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = /VmRSS:\s+(\d+) kB/.exec(status)?.[1];
+  return kb ? Number(kb) * 1024 : Number.NaN;
+}
+
+/** Waits until `url` answers 2xx, failing early when the child exits. */
+export async function waitForHttp(child: Child, url: string, timeoutMs = 60_000): Promise<void> {
+  await until(
+    async () => {
+      if (child.process.exitCode !== null) throw new Error(`${child.name} exited with ${child.process.exitCode}; see ${child.logFile}`);
+      try {
+        const response = await fetch(url);
+        return response.ok;
+      } catch {
+        return false;
+      }
+    },
+    `${child.name} at ${url}`,
+    timeoutMs,
+    100,
+  );
+}
+
+/** Waits until a TCP port accepts connections. */
+export async function waitForPort(child: Child, port: number, timeoutMs = 30_000): Promise<void> {
+  const { createConnection } = await import("node:net");
+  await until(
+    async () => {
+      if (child.process.exitCode !== null) throw new Error(`${child.name} exited with ${child.process.exitCode}; see ${child.logFile}`);
+      return new Promise<boolean>((resolve) => {
+        const socket = createConnection({ port, host: "127.0.0.1" });
+        socket.once("connect", () => (socket.destroy(), resolve(true)));
+        socket.once("error", () => resolve(false));
+      });
+    },
+    `${child.name} on port ${port}`,
+    timeoutMs,
+    100,
+  );
+  await sleep(10);
+}

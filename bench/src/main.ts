@@ -1,0 +1,316 @@
+/**
+ * pnpm bench [--quick] [--only ingest,connect,arrival-wait,held-waits,held-streams,reads] [--profile]
+ *
+ * Starts mailstop (monolithic target on PostgreSQL, Redis and an s3rver) and the comparison
+ * servers (bare smtp-server discarding: the ceiling; the same with fsync: the durable floor;
+ * MailDev: the peer), runs every scenario against each in one run, prints one table and writes
+ * it to bench/results/ as JSON and Markdown. `--quick` runs each scenario briefly and checks
+ * only that it runs (CI). `--profile` writes a V8 CPU profile of the mailstop process.
+ */
+import { execSync } from "node:child_process";
+import { mkdir, writeFile } from "node:fs/promises";
+import os from "node:os";
+import { join } from "node:path";
+import { type Report, type Row, renderMarkdown, renderText } from "./report";
+import { type ArrivalWaitResult, arrivalToWait } from "./scenarios/arrival-wait";
+import { connectPerMessage } from "./scenarios/connect";
+import { heldStreams } from "./scenarios/held-streams";
+import { heldWaits } from "./scenarios/held-waits";
+import { ingest } from "./scenarios/ingest";
+import { readLoad } from "./scenarios/reads";
+import { SENDER, message } from "./lib/mail";
+import { openPool } from "./lib/smtp-client";
+import { sleep, until } from "./lib/stats";
+import { startMaildev } from "./targets/maildev";
+import { type MailstopTarget, startMailstop } from "./targets/mailstop";
+import { startSink } from "./targets/sink";
+import type { Target, TargetName } from "./targets/target";
+
+const SCENARIOS = ["ingest", "connect", "arrival-wait", "held-waits", "held-streams", "reads"] as const;
+type Scenario = (typeof SCENARIOS)[number];
+
+/** How much of each scenario a run does: the full run stays within a few minutes. */
+const PLANS = {
+  full: {
+    ingestMs: 3000,
+    concurrencies: [1, 10, 50],
+    connectSends: 200,
+    connectMaxMs: 10_000,
+    arrival: { lanes: 5, perLane: 100 },
+    backgroundPerSecond: 500,
+    heldWaits: { waits: 10_000, inboxes: 100 },
+    heldStreams: { streams: 10_000, inboxes: 100, arrivals: 10 },
+    readsS: 5,
+  },
+  quick: {
+    ingestMs: 300,
+    concurrencies: [1, 10, 50],
+    connectSends: 10,
+    connectMaxMs: 2000,
+    arrival: { lanes: 2, perLane: 3 },
+    backgroundPerSecond: 100,
+    heldWaits: { waits: 200, inboxes: 10 },
+    heldStreams: { streams: 200, inboxes: 10, arrivals: 2 },
+    readsS: 1,
+  },
+} as const;
+
+const ROOT = join(__dirname, "..");
+const MB = 1024 * 1024;
+const log = (line: string) => process.stderr.write(`bench: ${line}\n`);
+
+function parseArgs(argv: string[]) {
+  const quick = argv.includes("--quick");
+  const profile = argv.includes("--profile");
+  const only = argv.find((a) => a.startsWith("--only="))?.slice("--only=".length).split(",");
+  for (const name of only ?? []) if (!(SCENARIOS as readonly string[]).includes(name)) throw new Error(`unknown scenario ${name}; one of ${SCENARIOS.join(", ")}`);
+  return { quick, profile, only: new Set<string>(only ?? SCENARIOS) };
+}
+
+/** The PostgreSQL server of DATABASE_URL without its database name (the bench makes its own). */
+function databaseServer(): string {
+  const url = new URL(process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres");
+  url.pathname = "";
+  return url.toString().replace(/\/$/, "");
+}
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  const mode = args.quick ? "quick" : "full";
+  const plan = PLANS[mode];
+  const startedAt = new Date();
+  const loadBefore = os.loadavg();
+  const resultsDir = join(ROOT, "results");
+  const logDir = join(resultsDir, "logs");
+  await mkdir(logDir, { recursive: true });
+  const profileDir = args.profile ? join(resultsDir, "profiles") : undefined;
+  if (profileDir) await mkdir(profileDir, { recursive: true });
+
+  log(`${mode} run; starting mailstop (PostgreSQL, Redis, s3rver), the ceiling, the durable floor and MailDev (logs in ${logDir})`);
+  const started = await Promise.allSettled([
+    startMailstop({ logDir, databaseServer: databaseServer(), redisUrl: process.env.REDIS_URL ?? "redis://127.0.0.1:6379", cpuProfileDir: profileDir }),
+    startSink("ceiling", logDir),
+    startSink("floor", logDir),
+    startMaildev(logDir),
+  ]);
+  const targets = started.flatMap((s) => (s.status === "fulfilled" ? [s.value] : []));
+  const stopAll = () => Promise.all(targets.map((t) => t.stop().catch((error: unknown) => log(`stopping ${t.name}: ${String(error)}`))));
+  const failedToStart = started.find((s) => s.status === "rejected");
+  if (failedToStart) {
+    await stopAll();
+    throw (failedToStart as PromiseRejectedResult).reason;
+  }
+  const mailstop = targets[0] as MailstopTarget;
+  const maildev = targets[3] as Awaited<ReturnType<typeof startMaildev>>;
+  const byName = Object.fromEntries(targets.map((t) => [t.name, t])) as Record<TargetName, Target>;
+  const order: TargetName[] = ["ceiling", "floor", "maildev", "mailstop"];
+
+  const rows: Row[] = [];
+  const details: Record<string, unknown> = {};
+  const errors: string[] = [];
+  const scenario = async (name: Scenario, body: () => Promise<void>) => {
+    if (!args.only.has(name)) return;
+    const t0 = performance.now();
+    log(`${name} …`);
+    try {
+      await body();
+      log(`${name} done in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    } catch (error) {
+      errors.push(`${name}: ${error instanceof Error ? error.stack : String(error)}`);
+      log(`${name} FAILED: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  };
+
+  try {
+    await scenario("ingest", async () => {
+      for (const size of ["2kb", "50kb"] as const) {
+        for (const concurrency of plan.concurrencies) {
+          const values: Row["values"] = {};
+          const accepted: string[] = [];
+          for (const name of order) {
+            const result = await ingest(byName[name], size, concurrency, plan.ingestMs);
+            details[`ingest.${size}.c${concurrency}.${name}`] = result;
+            values[name] = result.visiblePerSecond;
+            accepted.push(`${name} ${result.acceptedPerSecond.toFixed(0)}`);
+          }
+          const row: Row = {
+            scenario: `ingest ${size === "2kb" ? "2 KB" : "50 KB"} c=${concurrency}, visible`,
+            unit: "msg/s",
+            values,
+            note: `250s/s: ${accepted.join(", ")}; mailstop = ${((100 * values.mailstop!) / values.ceiling!).toFixed(0)}% of ceiling`,
+          };
+          if (size === "2kb" && concurrency === 50) row.target = { text: "≥ 1,000 and ≥ MailDev", pass: values.mailstop! >= 1000 && values.mailstop! >= values.maildev! };
+          if (size === "50kb" && concurrency === 50) row.target = { text: "≥ 400", pass: values.mailstop! >= 400 };
+          rows.push(row);
+        }
+      }
+    });
+
+    await scenario("connect", async () => {
+      const p50: Row["values"] = {};
+      const notes: string[] = [];
+      for (const name of order) {
+        const result = await connectPerMessage(byName[name], "2kb", plan.connectSends, { startTls: false, maxMs: plan.connectMaxMs });
+        details[`connect.plain.${name}`] = result;
+        p50[name] = result.p50Ms;
+        notes.push(`${name} p99 ${result.p99Ms.toFixed(1)} (${result.samples})`);
+      }
+      rows.push({ scenario: "one connection per message, connect → 250 p50", unit: "ms", values: p50, note: notes.join(", "), target: { text: "≤ 5 ms", pass: p50.mailstop! <= 5 } });
+      const tls = await connectPerMessage(mailstop, "2kb", plan.connectSends, { startTls: true, maxMs: plan.connectMaxMs });
+      details["connect.starttls.mailstop"] = tls;
+      rows.push({
+        scenario: "  same, with STARTTLS (nodemailer upgrades when offered)",
+        unit: "ms",
+        values: { mailstop: tls.p50Ms },
+        note: `p99 ${tls.p99Ms.toFixed(1)} (${tls.samples}); only mailstop offers STARTTLS here`,
+      });
+    });
+
+    await scenario("arrival-wait", async () => {
+      const runs: Array<[string, ArrivalWaitResult]> = [
+        ["idle", await arrivalToWait(mailstop, { ...plan.arrival, backgroundPerSecond: 0 })],
+        ["background", await arrivalToWait(mailstop, { ...plan.arrival, backgroundPerSecond: plan.backgroundPerSecond })],
+      ];
+      for (const [when, result] of runs) {
+        details[`arrival-wait.${when}`] = result;
+        const note = `${result.samples} sends, ${result.missed} missed, max ${result.maxMs.toFixed(1)} ms${when === "background" ? `, background ${result.backgroundPerSecond.toFixed(0)} msg/s` : ""}`;
+        const label = when === "idle" ? "idle" : `under ${plan.backgroundPerSecond} msg/s ingest`;
+        rows.push({ scenario: `arrival → wait p50, ${label}`, unit: "ms", values: { mailstop: result.p50Ms }, note, target: { text: "≤ 5 ms", pass: result.p50Ms <= 5 } });
+        const limit = when === "idle" ? 20 : 50;
+        rows.push({ scenario: `arrival → wait p99, ${label}`, unit: "ms", values: { mailstop: result.p99Ms }, target: { text: `≤ ${limit} ms`, pass: result.p99Ms <= limit && result.missed === 0 } });
+      }
+    });
+
+    await scenario("held-waits", async () => {
+      const result = await heldWaits(mailstop, plan.heldWaits);
+      details["held-waits"] = result;
+      const n = result.waits.toLocaleString("en");
+      rows.push({
+        scenario: `${n} held waits: server RSS`,
+        unit: "MB",
+        values: { mailstop: result.rssHeldBytes / MB },
+        note: `${(result.rssIdleBytes / MB).toFixed(0)} MB before the waits; ${result.inboxes} inboxes`,
+        target: { text: "≤ 200 MB", pass: result.rssHeldBytes / MB <= 200 },
+      });
+      rows.push({
+        scenario: `${n} held waits: wake all`,
+        unit: "ms",
+        values: { mailstop: result.wakeAllMs },
+        note: `first send → last response; ${result.wakeAfterLast250Ms.toFixed(0)} ms after the last 250; ${result.matched} matched`,
+        target: { text: "≤ 2,000 ms", pass: result.wakeAllMs <= 2000 && result.matched === result.waits },
+      });
+      rows.push({ scenario: `${n} held waits: event-loop delay p99`, unit: "ms", values: { mailstop: result.eventLoopDelayP99Ms }, note: `max ${result.eventLoopDelayMaxMs} ms while held` });
+    });
+
+    await scenario("held-streams", async () => {
+      const result = await heldStreams(mailstop, plan.heldStreams);
+      details["held-streams"] = result;
+      const n = result.streams.toLocaleString("en");
+      rows.push({
+        scenario: `${n} open streams: server RSS`,
+        unit: "MB",
+        values: { mailstop: result.rssHeldBytes / MB },
+        note: `${(result.rssIdleBytes / MB).toFixed(0)} MB before; all open in ${result.openMs.toFixed(0)} ms`,
+        target: { text: "≤ 250 MB", pass: result.rssHeldBytes / MB <= 250 },
+      });
+      rows.push({
+        scenario: `${n} open streams: 250 → frame p50`,
+        unit: "ms",
+        values: { mailstop: result.deliveryP50Ms },
+        note: `max ${result.deliveryMaxMs.toFixed(1)} ms over ${result.deliveries} frames (${result.streams / result.inboxes} streams per inbox)`,
+      });
+    });
+
+    await scenario("reads", async () => {
+      // A filled inbox on each server that has a read API.
+      const inbox = await mailstop.createInbox(`reads.${Date.now().toString(36)}`);
+      const maildevTag = `reads-${Date.now().toString(36)}@maildev.example`;
+      for (const [port, to] of [
+        [mailstop.smtpPort, inbox.address],
+        [maildev.smtpPort, maildevTag],
+      ] as const) {
+        const pool = await openPool(port, 10);
+        await Promise.all(pool.map(async (client, lane) => {
+          for (let i = 0; i < 20; i++) await client.send(SENDER, to, message("2kb", to, `reads ${lane}-${i}`));
+        }));
+        for (const client of pool) client.close();
+      }
+      let ids: string[] = [];
+      await until(async () => (ids = await mailstop.listIds(inbox.id)).length >= 200, "200 messages to read", 30_000);
+      const maildevEmails = (await (await fetch(`${maildev.webUrl}/email`)).json()) as Array<{ id: string; subject: string }>;
+      const maildevOne = maildevEmails.find((e) => e.subject.startsWith("reads "))!;
+      const auth = { authorization: `Bearer ${mailstop.apiKey}` };
+      const rate = 1000;
+      const one = {
+        mailstop: await readLoad(`${mailstop.url}/v1/messages/${ids[100]}`, auth, { rate, connections: 20, durationS: plan.readsS }),
+        maildev: await readLoad(`${maildev.webUrl}/email/${maildevOne.id}`, {}, { rate, connections: 20, durationS: plan.readsS }),
+      };
+      details["reads.get"] = one;
+      rows.push({
+        scenario: `GET one message at ${rate} req/s: p99`,
+        unit: "ms",
+        values: { mailstop: one.mailstop.p99Ms, maildev: one.maildev.p99Ms },
+        note: `achieved mailstop ${one.mailstop.requestsPerSecond.toFixed(0)}, MailDev ${one.maildev.requestsPerSecond.toFixed(0)} req/s; p50 ${one.mailstop.p50Ms} / ${one.maildev.p50Ms} ms; failed ${one.mailstop.failed} / ${one.maildev.failed}`,
+        target: { text: "≤ 10 ms", pass: one.mailstop.p99Ms <= 10 && one.mailstop.failed === 0 && one.mailstop.requestsPerSecond >= rate * 0.95 },
+      });
+      const filtered = {
+        mailstop: await readLoad(`${mailstop.url}/v1/messages?inbox=${encodeURIComponent(inbox.address)}&subject_contains=reads%205-&limit=50`, auth, { connections: 10, durationS: plan.readsS }),
+        maildev: await readLoad(`${maildev.webUrl}/email?subject=${encodeURIComponent(maildevOne.subject)}`, {}, { connections: 10, durationS: plan.readsS }),
+      };
+      details["reads.list"] = filtered;
+      rows.push({
+        scenario: "filtered list, 10 connections flat out",
+        unit: "req/s",
+        values: { mailstop: filtered.mailstop.requestsPerSecond, maildev: filtered.maildev.requestsPerSecond },
+        note: `p99 ${filtered.mailstop.p99Ms} / ${filtered.maildev.p99Ms} ms; mailstop: GET /v1/messages?inbox&subject_contains (200 in the inbox), MailDev: GET /email?subject= (${maildevEmails.length} stored)`,
+      });
+    });
+  } finally {
+    log("stopping servers, dropping the bench database and Redis keys");
+    await stopAll();
+  }
+
+  await sleep(0);
+  const finishedAt = new Date();
+  let commit = "unknown";
+  try {
+    commit = execSync("git rev-parse --short HEAD", { cwd: ROOT, stdio: ["ignore", "pipe", "ignore"] }).toString().trim();
+  } catch {
+    // not a git checkout
+  }
+  const report: Report = {
+    mode,
+    started_at: startedAt.toISOString(),
+    finished_at: finishedAt.toISOString(),
+    duration_s: (finishedAt.getTime() - startedAt.getTime()) / 1000,
+    machine: {
+      cpus: os.cpus()[0]?.model ?? "unknown",
+      cores: os.cpus().length,
+      memory_gb: os.totalmem() / 1024 ** 3,
+      node: process.versions.node,
+      os: `${os.type()} ${os.release()}`,
+      load_before: loadBefore,
+      load_after: os.loadavg(),
+    },
+    commit,
+    rows,
+    details: { ...details, errors },
+  };
+  const text = renderText(report);
+  process.stdout.write(`\n${text}\n\n`);
+  const stem = mode === "quick" ? "quick" : "latest";
+  await writeFile(join(resultsDir, `${stem}.json`), `${JSON.stringify(report, null, 2)}\n`);
+  await writeFile(join(resultsDir, `${stem}.md`), renderMarkdown(report));
+  log(`wrote ${join(resultsDir, `${stem}.json`)} and ${stem}.md in ${report.duration_s.toFixed(0)} s`);
+  if (errors.length > 0) {
+    for (const error of errors) process.stderr.write(`${error}\n`);
+    process.exitCode = 1;
+  } else if (mode === "quick") {
+    log("quick run: every scenario ran (figures are not checked)");
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,98 @@
+import { randomBytes } from "node:crypto";
+import { type ClientRequest, request } from "node:http";
+import { unpooledAgent } from "../lib/http";
+import { SENDER, message } from "../lib/mail";
+import { rssOf } from "../lib/proc";
+import { SmtpClient } from "../lib/smtp-client";
+import { median, sleep, until } from "../lib/stats";
+import type { MailstopTarget } from "../targets/mailstop";
+
+export interface HeldStreamsResult {
+  streams: number;
+  inboxes: number;
+  rssIdleBytes: number;
+  rssHeldBytes: number;
+  openMs: number;
+  /** From a message's 250 to its frame on each stream of its inbox. */
+  deliveryP50Ms: number;
+  deliveryMaxMs: number;
+  deliveries: number;
+}
+
+interface Stream {
+  inbox: number;
+  opened: boolean;
+  /** Called with the arrival time of each `message` frame. */
+  onMessage: ((at: number) => void) | null;
+  request: ClientRequest;
+}
+
+/**
+ * Held streams: `streams` open event streams (GET /stream/v1/inboxes/{inbox}/events) over
+ * `inboxes` inboxes. RSS of the server once all are open (each has had its `open` frame); then
+ * `arrivals` messages, one at a time to different inboxes, each timed from its 250 to its
+ * `message` frame on every stream of its inbox.
+ */
+export async function heldStreams(target: MailstopTarget, options: { streams: number; inboxes: number; arrivals: number }): Promise<HeldStreamsResult> {
+  const run = randomBytes(3).toString("hex");
+  const inboxes = await Promise.all(Array.from({ length: options.inboxes }, (_, i) => target.createInbox(`streams.${run}-${i}`)));
+  const rssIdleBytes = rssOf(target.pid);
+  const agent = unpooledAgent();
+  const streams: Stream[] = [];
+  const started = performance.now();
+  for (let i = 0; i < options.streams; i++) {
+    const inbox = i % inboxes.length;
+    const stream: Stream = { inbox, opened: false, onMessage: null, request: null as unknown as ClientRequest };
+    stream.request = request(`${target.url}/stream/v1/inboxes/${inboxes[inbox]!.id}/events`, { agent, headers: { authorization: `Bearer ${target.apiKey}` } }, (res) => {
+      res.setEncoding("utf8");
+      res.on("data", (chunk: string) => {
+        const at = performance.now();
+        if (chunk.includes("event: open")) stream.opened = true;
+        if (chunk.includes("event: message")) stream.onMessage?.(at);
+      });
+      res.on("error", () => undefined);
+    });
+    stream.request.on("error", () => undefined);
+    stream.request.end();
+    streams.push(stream);
+    if (i % 250 === 249) await sleep(25);
+  }
+  await until(async () => streams.every((s) => s.opened), `${options.streams} streams open`, 120_000, 100);
+  const openMs = performance.now() - started;
+  await sleep(1000);
+  const rssHeldBytes = rssOf(target.pid);
+
+  const smtp = await SmtpClient.connect(target.smtpPort);
+  const delays: number[] = [];
+  for (let k = 0; k < options.arrivals; k++) {
+    const inbox = k % inboxes.length;
+    const mine = streams.filter((s) => s.inbox === inbox);
+    let accepted = Number.NaN;
+    const frames: number[] = [];
+    const all = new Promise<void>((resolve) => {
+      for (const stream of mine) {
+        stream.onMessage = (at) => {
+          stream.onMessage = null;
+          frames.push(at);
+          if (frames.length === mine.length) resolve();
+        };
+      }
+    });
+    ({ at: accepted } = await smtp.send(SENDER, inboxes[inbox]!.address, message("2kb", inboxes[inbox]!.address, `stream ${run} #${k}`)));
+    await Promise.race([all, sleep(10_000)]);
+    delays.push(...frames.map((at) => at - accepted));
+  }
+  smtp.close();
+  for (const stream of streams) stream.request.destroy();
+  agent.destroy();
+  return {
+    streams: options.streams,
+    inboxes: options.inboxes,
+    rssIdleBytes,
+    rssHeldBytes,
+    openMs,
+    deliveryP50Ms: median(delays),
+    deliveryMaxMs: Math.max(...delays),
+    deliveries: delays.length,
+  };
+}

@@ -1,0 +1,146 @@
+import { randomBytes } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Redis } from "ioredis";
+import { Client } from "pg";
+import { call } from "../lib/api";
+import { type Child, freePort, startChild, waitForHttp, waitForPort } from "../lib/proc";
+import type { Destination, Target } from "./target";
+
+const REPO = join(__dirname, "..", "..", "..");
+const S3_SERVER = join(__dirname, "..", "servers", "s3-server.ts");
+const PROBE = join(__dirname, "..", "servers", "probe.cjs");
+
+export interface MailstopOptions {
+  logDir: string;
+  databaseServer: string;
+  redisUrl: string;
+  /** Writes a V8 CPU profile of the server into this directory when it stops. */
+  cpuProfileDir?: string;
+}
+
+export interface MailstopTarget extends Target {
+  url: string;
+  apiKey: string;
+  projectKey: string;
+  projectId: string;
+  redis: Redis;
+  redisPrefix: string;
+  /** Memory and event-loop delay as the server process sees them; `reset` starts a new window. */
+  probe(reset?: boolean): Promise<{ rss: number; event_loop_delay_ms: { p50: number; p99: number; max: number } }>;
+  createInbox(tag: string): Promise<{ id: string; address: string }>;
+  /** Every message id of an inbox, through `GET /v1/messages` (pages of 200). */
+  listIds(inbox: string): Promise<string[]>;
+}
+
+/**
+ * mailstop's monolithic target (`mailstop serve --target all`, what `pnpm start` runs) on the
+ * real engines: PostgreSQL (a database of its own, dropped at the end), Redis (keys under a
+ * prefix of its own, deleted at the end) and an s3rver in its own process. The server runs in
+ * its own process, so what it costs is measured apart from the load generator.
+ */
+export async function startMailstop(options: MailstopOptions): Promise<MailstopTarget> {
+  const run = randomBytes(4).toString("hex");
+  const database = `mailstop_bench_${run}`;
+  const redisPrefix = `mailstop-bench-${run}`;
+  const adminToken = randomBytes(24).toString("hex");
+  const [httpPort, smtpPort, capturePort, s3Port, probePort] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
+  const s3Directory = await mkdtemp(join(tmpdir(), "mailstop-bench-s3-"));
+  const children: Child[] = [];
+  const redis = new Redis(options.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 2 });
+
+  async function cleanUp(): Promise<void> {
+    for (const child of children.reverse()) await child.stop(10_000).catch(() => undefined);
+    await rm(s3Directory, { recursive: true, force: true });
+    const pg = new Client({ connectionString: `${options.databaseServer}/postgres` });
+    await pg.connect();
+    await pg.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`).finally(() => pg.end());
+    await redis.connect().catch(() => undefined);
+    let cursor = "0";
+    do {
+      const [next, keys] = await redis.scan(cursor, "MATCH", `${redisPrefix}*`, "COUNT", 1000);
+      if (keys.length > 0) await redis.del(...keys);
+      cursor = next;
+    } while (cursor !== "0");
+    redis.disconnect();
+  }
+
+  try {
+    const s3 = startChild("s3rver", process.execPath, ["--import", "tsx", S3_SERVER, String(s3Port), s3Directory], { logDir: options.logDir });
+    children.push(s3);
+    await waitForPort(s3, s3Port);
+
+    const nodeArgs = ["--require", PROBE, "--import", "tsx"];
+    if (options.cpuProfileDir) nodeArgs.push("--cpu-prof", "--cpu-prof-dir", options.cpuProfileDir);
+    const server = startChild("mailstop", process.execPath, [...nodeArgs, join(REPO, "packages/cli/src/main.ts"), "serve", "--target", "all"], {
+      cwd: REPO,
+      logDir: options.logDir,
+      env: {
+        DATABASE_URL: `${options.databaseServer}/${database}`,
+        REDIS_URL: options.redisUrl,
+        MAILSTOP_REDIS_PREFIX: redisPrefix,
+        S3_ENDPOINT: `http://127.0.0.1:${s3Port}`,
+        S3_ACCESS_KEY: "S3RVER",
+        S3_SECRET_KEY: "S3RVER",
+        MAILSTOP_ADMIN_TOKEN: adminToken,
+        MAILSTOP_HTTP_PORT: String(httpPort),
+        MAILSTOP_SMTP_PORT: String(smtpPort),
+        MAILSTOP_CAPTURE_PORT: String(capturePort),
+        MAILSTOP_HOST: "127.0.0.1",
+        BENCH_PROBE_PORT: String(probePort),
+      },
+    });
+    children.push(server);
+    const url = `http://127.0.0.1:${httpPort}`;
+    await waitForHttp(server, `${url}/health`, 120_000);
+    await waitForPort(server, smtpPort, 60_000);
+
+    const project = await call<{ project_id: string; project_key: string; api_key: string }>(url, adminToken, "POST", "/admin/v1/bootstrap", {
+      project_key: `bench${run}`,
+    });
+    // 10,000 held waits need more than the default allowance of 100 concurrent waits.
+    await call(url, adminToken, "PATCH", `/admin/v1/projects/${project.project_id}`, { limits: { max_concurrent_waits: 20_000 } });
+    const api = <T>(method: string, path: string, body?: unknown) => call<T>(url, project.api_key, method, path, body);
+
+    const target: MailstopTarget = {
+      name: "mailstop",
+      smtpPort,
+      pid: server.pid,
+      url,
+      apiKey: project.api_key,
+      projectKey: project.project_key,
+      projectId: project.project_id,
+      redis,
+      redisPrefix,
+      async probe(reset = false) {
+        return (await (await fetch(`http://127.0.0.1:${probePort}/${reset ? "reset" : ""}`)).json()) as Awaited<ReturnType<MailstopTarget["probe"]>>;
+      },
+      createInbox: (tag) => api<{ id: string; address: string }>("POST", "/v1/inboxes", { tag }),
+      async listIds(inbox) {
+        const ids: string[] = [];
+        let cursor: string | null = null;
+        do {
+          const query = new URLSearchParams({ inbox, limit: "200", ...(cursor ? { cursor } : {}) });
+          const page: { data?: Array<{ id: string }>; messages?: Array<{ id: string }>; next_cursor: string | null } = await api("GET", `/v1/messages?${query}`);
+          ids.push(...(page.data ?? page.messages ?? []).map((m) => m.id));
+          cursor = page.next_cursor;
+        } while (cursor);
+        return ids;
+      },
+      async destination(tag): Promise<Destination> {
+        const inbox = await target.createInbox(tag);
+        return {
+          address: inbox.address,
+          visible: async () => (await api<{ message_count: number }>("GET", `/v1/inboxes/${inbox.id}`)).message_count,
+        };
+      },
+      stop: cleanUp,
+    };
+    await redis.connect();
+    return target;
+  } catch (error) {
+    await cleanUp().catch(() => undefined);
+    throw error;
+  }
+}

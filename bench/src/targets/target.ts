@@ -1,0 +1,26 @@
+/** The servers the benchmark compares, each started by the benchmark itself. */
+export type TargetName = "mailstop" | "ceiling" | "floor" | "maildev";
+
+export const TARGET_LABELS: Record<TargetName, string> = {
+  mailstop: "mailstop",
+  ceiling: "ceiling (smtp-server, discard)",
+  floor: "durable floor (smtp-server + fsync)",
+  maildev: "MailDev",
+};
+
+/** Where one scenario's mail goes, and how much of it can be read back yet. */
+export interface Destination {
+  address: string;
+  /** How many messages sent here are visible: through the API where the server has one. */
+  visible(): Promise<number>;
+}
+
+export interface Target {
+  name: TargetName;
+  smtpPort: number;
+  /** The server's process (for RSS). */
+  pid: number;
+  /** A fresh destination named after `tag`. */
+  destination(tag: string): Promise<Destination>;
+  stop(): Promise<void>;
+}
