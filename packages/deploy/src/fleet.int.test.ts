@@ -1,4 +1,5 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { tmpdir } from "node:os";
 import {
   TEST_ADMIN_TOKEN,
   TestEventStream,
@@ -7,6 +8,7 @@ import {
   dropDatabase,
   eventually,
   rawRequest,
+  runDatabaseUrl,
   runRedisUrl,
   runServerUrl,
   smtpTransport,
@@ -134,4 +136,19 @@ describeWithTool("nginx", "startFleet: the split fleet behind nginx", () => {
     for (const pid of pids) expect(() => process.kill(pid, 0)).toThrow();
     expect(existsSync(fleet.directory)).toBe(false);
   }, 30_000);
+});
+
+describeWithTool("nginx", "startFleet when a service cannot start", () => {
+  it("fails with the failing child's own words, and leaves nothing running", async () => {
+    const before = new Set(readdirSync(tmpdir()).filter((name) => name.startsWith("mailstop-fleet-")));
+    // No REDIS_URL nor S3_ENDPOINT: smtp-edge and parser (and the waiter) refuse to start, naming one.
+    const started = startFleet({ env: { DATABASE_URL: runDatabaseUrl() }, migrate: false, startTimeoutMs: 60_000 });
+    await expect(started).rejects.toThrow(/(waiter|smtp-edge|parser) exited with code 1 while the fleet started:\nmailstop: \S+ failed to start: .*(REDIS_URL|S3_ENDPOINT)/);
+    const after = readdirSync(tmpdir()).filter((name) => name.startsWith("mailstop-fleet-") && !before.has(name));
+    expect(after).toEqual([]);
+  }, 90_000);
+
+  it("fails when migrations cannot run", async () => {
+    await expect(startFleet({ env: {}, startTimeoutMs: 60_000 })).rejects.toThrow(/mailstop migrate exited with code 1:[\s\S]*DATABASE_URL/);
+  }, 90_000);
 });

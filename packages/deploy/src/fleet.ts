@@ -94,7 +94,14 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
   let stopping = false;
   let nginxErrors = "";
   const killAll = () => {
-    for (const child of children) if (child.exit() === null && child.pid !== undefined) process.kill(child.pid, "SIGKILL");
+    for (const child of children) {
+      if (child.exit() !== null || child.pid === undefined) continue;
+      try {
+        process.kill(child.pid, "SIGKILL");
+      } catch {
+        // already gone
+      }
+    }
   };
   // A test runner that exits without stop() must not leave the fleet running.
   process.once("exit", killAll);
@@ -124,7 +131,10 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
   /** The first child that has exited during start, as the error that ends the start. */
   const exitedEarly = (): Error | null => {
     const child = children.find((c) => c.name !== "migrate" && c.exit() !== null);
-    return child === undefined ? null : new Error(`${child.name} ${describeExit(child.exit()!)} while the fleet started:\n${lastLines(child.output())}`);
+    if (child === undefined) return null;
+    // nginx writes its complaints to its error log, not to its output.
+    const output = child.name === "nginx" ? child.output() + readNginxErrors(directory) : child.output();
+    return new Error(`${child.name} ${describeExit(child.exit()!)} while the fleet started:\n${lastLines(output)}`);
   };
 
   try {

@@ -1,4 +1,3 @@
-// YAML 1.1 rules when writing: kubectl reads `off` unquoted as a boolean, so it must be quoted.
 import { stringify } from "yaml";
 import { DEFAULT_TIMEOUT_S, EDGE_ROUTES, type EdgeRoute, LONG_LIVED_TIMEOUT_S } from "./edge-routes";
 import { workloadName } from "./fleet-services";
@@ -55,6 +54,7 @@ export function renderIngress(routes: readonly EdgeRoute[] = EDGE_ROUTES): strin
     "# For ingress-nginx. Hosts and TLS come from the overlays. Upstream keep-alive is the",
     "# controller's default (ConfigMap upstream-keepalive-connections), on HTTP/1.1.",
   ].join("\n");
+  // Written by YAML 1.1 rules: kubectl reads an unquoted `off` as a boolean, so it gets quoted.
   return `${header}\n${ingressObjects(routes)
     .map((o) => `---\n${stringify(o, { lineWidth: 0, version: "1.1" })}`)
     .join("")}`;
