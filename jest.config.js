@@ -1,18 +1,25 @@
 // Three projects: `unit` (pure logic, no I/O), `integration` (a started service against real
-// engines, in a database created for this run) and `embedded` (the end-to-end files again, on
-// the monolith's embedded stand-ins: one suite, both worlds). TypeScript is compiled by SWC, not type-checked
-// here: `pnpm test` type-checks every package first with tsc.
+// engines, in a database created for this run) and `embedded` (the end-to-end and contract files
+// again, on the monolith's embedded stand-ins: one suite, both worlds). TypeScript is compiled by
+// SWC, not type-checked here: `pnpm test` type-checks every package first with tsc. Run jest
+// through `node scripts/run-tests.mjs` (or with NODE_OPTIONS=--experimental-vm-modules): PGlite
+// loads its WebAssembly with a dynamic import, which jest's module sandbox allows only then.
 const transform = {
   "^.+\\.ts$": ["@swc/jest", { jsc: { parser: { syntax: "typescript" }, target: "es2022" }, module: { type: "commonjs" } }],
 };
 const shared = { transform, testEnvironment: "node", roots: ["<rootDir>/packages", "<rootDir>/services"] };
 
-/** The end-to-end files: they talk to a started mailstop over HTTP and SMTP, whatever its engines. */
-const END_TO_END = [
-  "<rootDir>/packages/api/src/routes/**/*.int.test.ts",
+/**
+ * The files that run in both worlds: the end-to-end files (they talk to a started mailstop over
+ * HTTP and SMTP, whatever its engines) and the ports' contract suites (each adapter the world has).
+ */
+const BOTH_WORLDS = [
+  "<rootDir>/packages/api/src/**/*.int.test.ts",
   "<rootDir>/packages/smtp-edge/src/smtp-edge.int.test.ts",
   "<rootDir>/packages/parser/src/parse-message.int.test.ts",
   "<rootDir>/packages/parser/src/reap.job.int.test.ts",
+  "<rootDir>/packages/runtime/src/**/*.world.int.test.ts",
+  "<rootDir>/packages/**/src/**/*.contract.int.test.ts",
 ];
 
 /** @type {import('jest').Config} */
@@ -27,6 +34,6 @@ module.exports = {
       globalSetup: "<rootDir>/packages/testkit/src/global-setup.ts",
       globalTeardown: "<rootDir>/packages/testkit/src/global-teardown.ts",
     },
-    { ...shared, displayName: "embedded", testMatch: END_TO_END, setupFiles: ["<rootDir>/packages/testkit/src/embedded-world.setup.ts"] },
+    { ...shared, displayName: "embedded", testMatch: BOTH_WORLDS, setupFiles: ["<rootDir>/packages/testkit/src/embedded-world.setup.ts"] },
   ],
 };

@@ -47,6 +47,8 @@ if (missing.length > 0) {
   console.log(`tests: real-engine run (project integration) SKIPPED: ${missing.join("; ")}; running unit and embedded only.`);
   projects = ["unit", "embedded"];
 }
-const jest = spawnSync(process.execPath, ["node_modules/jest/bin/jest.js", "--selectProjects", ...projects, ...extra], { stdio: "inherit" });
+// --experimental-vm-modules: PGlite loads its WebAssembly through a dynamic import, which
+// jest's module sandbox permits only with it.
+const jest = spawnSync(process.execPath, ["--experimental-vm-modules", "--disable-warning=ExperimentalWarning", "node_modules/jest/bin/jest.js", ...extra, "--selectProjects", ...projects], { stdio: "inherit" });
 if (missing.length > 0) console.log(`tests: reminder, the real-engine run was skipped: ${missing.join("; ")}.`);
 process.exit(jest.status ?? 1);

@@ -66,7 +66,7 @@ export function startDatabaseWorker(
   queue: DatabaseJobQueue,
   db: Db,
   handlers: JobHandlers,
-  options: { concurrency: number; logger: Logger; lockDurationMs: number },
+  options: { concurrency: number; logger: Logger; lockDurationMs: number; closeGraceMs?: number },
 ): JobWorker {
   const names = Object.keys(handlers) as JobName[];
   const running = new Map<string, Promise<void>>();
@@ -142,7 +142,7 @@ export function startDatabaseWorker(
       clearTimeout(timer);
       queue.enqueued.off("job", wake);
       const unfinished = [...running.keys()];
-      const grace = new Promise<"timeout">((resolve) => setTimeout(resolve, WORKER_CLOSE_GRACE_MS, "timeout").unref());
+      const grace = new Promise<"timeout">((resolve) => setTimeout(resolve, options.closeGraceMs ?? WORKER_CLOSE_GRACE_MS, "timeout").unref());
       if ((await Promise.race([Promise.all(running.values()), grace])) !== "timeout") return;
       // Hand the stragglers back, their attempt refunded: the next start runs them again.
       await Promise.all(unfinished.filter((id) => running.has(id)).map((id) => retryJob(db, id, 0, null, true).catch(() => undefined)));

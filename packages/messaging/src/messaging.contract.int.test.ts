@@ -1,22 +1,91 @@
+import { once } from "node:events";
+import { type Db, claimJobs, createDatabase, createEmbeddedDatabase, failedJobs, migrateToLatest } from "@mailstop/db";
 import { createLogger } from "@mailstop/logging";
-import { freePort, runRedisUrl, uniqueRedisPrefix } from "@mailstop/testkit";
-import type { Redis } from "ioredis";
+import { freePort, runDatabaseUrl, runRedisUrl, testWorld, uniqueRedisPrefix } from "@mailstop/testkit";
 import { Queue } from "bullmq";
+import type { Redis } from "ioredis";
 import { BullJobQueue, startBullWorker } from "./bull-job-queue";
-import { PermanentJobError } from "./job-queue";
+import type { Bus } from "./bus";
 import type { ArrivalEvent, ParseMessageJob } from "./catalog";
+import { DatabaseJobQueue, startDatabaseWorker } from "./database-job-queue";
+import { InProcessBus, InProcessWaitSlots } from "./in-process";
+import { type JobHandlers, type JobQueue, type JobWorker, PermanentJobError } from "./job-queue";
 import { createRedis } from "./redis-connection";
 import { RedisBus } from "./redis-bus";
+import { RedisWaitSlots, type WaitSlots } from "./wait-slots";
+
+// One contract per port, run against every adapter this world has: Redis and BullMQ with the
+// real engines, the in-process stand-ins (jobs in PGlite, and in PostgreSQL for a monolith
+// given DATABASE_URL but no REDIS_URL) in both worlds.
 
 const logger = createLogger({ level: "silent" });
-const connections: Redis[] = [];
-const redis = (role: "command" | "blocking", url = runRedisUrl()) => {
+const engines = testWorld() === "engines";
+const cleanups: (() => Promise<unknown>)[] = [];
+afterAll(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
+});
+
+const redis = (role: "command" | "blocking", url = runRedisUrl()): Redis => {
   const connection = createRedis(url, role, logger);
-  connections.push(connection);
+  cleanups.push(() => connection.quit().catch(() => connection.disconnect()));
   return connection;
 };
-afterAll(async () => {
-  await Promise.all(connections.map((c) => c.quit().catch(() => c.disconnect())));
+
+/** A command connection once it is ready: it queues nothing while connecting (it fails fast instead). */
+async function readyRedis(): Promise<Redis> {
+  const connection = redis("command");
+  if (connection.status !== "ready") await once(connection, "ready");
+  return connection;
+}
+
+async function migrated(db: Db): Promise<Db> {
+  cleanups.push(() => db.destroy());
+  await migrateToLatest(db);
+  return db;
+}
+
+/** A job queue adapter as the contract drives it. */
+interface QueueAdapter {
+  queue: JobQueue;
+  work(handlers: JobHandlers, options?: { concurrency?: number; lockDurationMs?: number }): JobWorker;
+  /** Ids (job keys) and reasons of the jobs failed for good. */
+  failed(): Promise<{ id: string | null; reason: string | null }[]>;
+}
+
+function bullAdapter(): QueueAdapter {
+  const prefix = uniqueRedisPrefix();
+  const queue = new BullJobQueue(redis("command"), prefix, logger);
+  const inspect = new Queue("ingest", { connection: redis("blocking"), prefix });
+  cleanups.push(() => inspect.close(), () => queue.close());
+  return {
+    queue,
+    work: (handlers, options = {}) => startBullWorker(redis("blocking"), prefix, handlers, { concurrency: options.concurrency ?? 2, logger, lockDurationMs: options.lockDurationMs ?? 30_000 }),
+    failed: async () => (await inspect.getFailed()).map((job) => ({ id: job.id ?? null, reason: job.failedReason })),
+  };
+}
+
+function databaseAdapter(db: Db): QueueAdapter {
+  const queue = new DatabaseJobQueue(db);
+  cleanups.push(() => queue.close());
+  return {
+    queue,
+    work: (handlers, options = {}) => startDatabaseWorker(queue, db, handlers, { concurrency: options.concurrency ?? 2, logger, lockDurationMs: options.lockDurationMs ?? 30_000 }),
+    failed: async () => (await failedJobs(db, "parse-message")).map((job) => ({ id: job.job_key, reason: job.last_error })),
+  };
+}
+
+const pglite = () => migrated(createEmbeddedDatabase(null));
+const postgres = () => migrated(createDatabase(runDatabaseUrl(), { maxConnections: 4 }));
+
+/** The entries a world has: all of them with the real engines, the stand-ins' everywhere. */
+const inWorld = <T>(entries: { engines?: T[]; everywhere: T[] }): T[] => [...(engines ? (entries.engines ?? []) : []), ...entries.everywhere];
+
+const QUEUES = inWorld<[string, () => Promise<QueueAdapter>]>({
+  engines: [
+    ["BullMQ", async () => bullAdapter()],
+    ["database queue on PostgreSQL", async () => databaseAdapter(await postgres())],
+  ],
+  everywhere: [["database queue on PGlite", async () => databaseAdapter(await pglite())]],
 });
 
 const job = (transaction: string): ParseMessageJob => ({
@@ -46,121 +115,165 @@ function deadline<T>(ms: number, register: (resolve: (value: T) => void) => void
   });
 }
 
-describe("BullMQ job queue", () => {
+/** Polls `probe` until it returns a value, for at most `ms`. */
+function polled<T>(ms: number, probe: () => Promise<T | undefined>): Promise<T> {
+  return deadline(ms, (resolve) => {
+    const poll = async () => {
+      const value = await probe();
+      if (value !== undefined) resolve(value);
+      else setTimeout(() => void poll(), 20);
+    };
+    void poll();
+  });
+}
+
+describe.each(QUEUES)("JobQueue contract: %s", (_name, create) => {
+  let adapter: QueueAdapter;
+  beforeEach(async () => {
+    adapter = await create();
+  });
+
   it("delivers an enqueued job to the worker, once per job id", async () => {
-    const prefix = uniqueRedisPrefix();
-    const queue = new BullJobQueue(redis("command"), prefix, logger);
     const seen: string[] = [];
     let done: (id: string) => void = () => undefined;
-    const worker = startBullWorker(
-      redis("blocking"),
-      prefix,
-      {
-        "parse-message": async (payload) => {
-          seen.push(payload.transaction_id);
-          done(payload.transaction_id);
-        },
+    const worker = adapter.work({
+      "parse-message": async (payload) => {
+        seen.push(payload.transaction_id);
+        done(payload.transaction_id);
       },
-      { concurrency: 2, logger },
-    );
+    });
     try {
       const first = deadline<string>(5000, (resolve) => (done = resolve));
-      await queue.enqueue("parse-message", job("tx-a"), { jobId: "tx-a" });
-      await queue.enqueue("parse-message", job("tx-a"), { jobId: "tx-a" });
+      await adapter.queue.enqueue("parse-message", job("tx-a"), { jobId: "tx-a" });
+      await adapter.queue.enqueue("parse-message", job("tx-a"), { jobId: "tx-a" });
       expect(await first).toBe("tx-a");
       const second = deadline<string>(5000, (resolve) => (done = resolve));
-      await queue.enqueue("parse-message", job("tx-b"), { jobId: "tx-b" });
+      await adapter.queue.enqueue("parse-message", job("tx-b"), { jobId: "tx-b" });
       expect(await second).toBe("tx-b");
       expect(seen).toEqual(["tx-a", "tx-b"]);
     } finally {
       await worker.close();
-      await queue.close();
     }
   });
 
   it("retries a failing job with backoff until it succeeds", async () => {
-    const prefix = uniqueRedisPrefix();
-    const queue = new BullJobQueue(redis("command"), prefix, logger);
     const attempts: number[] = [];
+    const times: number[] = [];
     let done: (attempt: number) => void = () => undefined;
     const finished = deadline<number>(10_000, (resolve) => (done = resolve));
-    const worker = startBullWorker(
-      redis("blocking"),
-      prefix,
-      {
-        "parse-message": async (_payload, attempt) => {
-          attempts.push(attempt);
-          if (attempt < 3) throw new Error("object store briefly unreachable");
-          done(attempt);
-        },
+    const worker = adapter.work({
+      "parse-message": async (_payload, attempt) => {
+        attempts.push(attempt);
+        times.push(Date.now());
+        if (attempt < 3) throw new Error("object store briefly unreachable");
+        done(attempt);
       },
-      { concurrency: 1, logger },
-    );
+    });
     try {
-      await queue.enqueue("parse-message", job("tx-retry"), { jobId: "tx-retry" });
+      await adapter.queue.enqueue("parse-message", job("tx-retry"), { jobId: "tx-retry" });
       expect(await finished).toBe(3);
       expect(attempts).toEqual([1, 2, 3]);
+      // Exponential from 250 ms: the second retry waits about twice as long as the first.
+      expect(times[1]! - times[0]!).toBeGreaterThanOrEqual(200);
+      expect(times[2]! - times[1]!).toBeGreaterThanOrEqual(400);
     } finally {
       await worker.close();
-      await queue.close();
     }
   });
 
-  it("keeps a job that fails for good visible in the failed set, with its reason, instead of dropping it", async () => {
-    const prefix = uniqueRedisPrefix();
-    const queue = new BullJobQueue(redis("command"), prefix, logger);
+  it("keeps a job that fails for good visible, with its reason, instead of dropping it", async () => {
     const attempts: number[] = [];
-    const worker = startBullWorker(
-      redis("blocking"),
-      prefix,
-      {
-        "parse-message": async (_payload, attempt) => {
-          attempts.push(attempt);
-          throw new PermanentJobError("raw source is gone");
-        },
+    const worker = adapter.work({
+      "parse-message": async (_payload, attempt) => {
+        attempts.push(attempt);
+        throw new PermanentJobError("raw source is gone");
       },
-      { concurrency: 1, logger },
-    );
-    const inspect = new Queue("ingest", { connection: redis("blocking"), prefix });
+    });
     try {
-      await queue.enqueue("parse-message", job("tx-gone"), { jobId: "tx-gone" });
-      const failed = await deadline<{ id?: string; failedReason: string }>(10_000, (resolve) => {
-        const poll = async () => {
-          const [first] = await inspect.getFailed();
-          if (first) resolve(first);
-          else setTimeout(() => void poll(), 20);
-        };
-        void poll();
-      });
-      expect(failed).toMatchObject({ id: "tx-gone", failedReason: "raw source is gone" });
+      await adapter.queue.enqueue("parse-message", job("tx-gone"), { jobId: "tx-gone" });
+      const failed = await polled(10_000, async () => (await adapter.failed())[0]);
+      expect(failed).toEqual({ id: "tx-gone", reason: "raw source is gone" });
       expect(attempts).toEqual([1]);
     } finally {
       await worker.close();
-      await inspect.close();
-      await queue.close();
     }
   });
 
-  it("refuses a payload that breaks its schema before it reaches Redis", async () => {
-    const queue = new BullJobQueue(redis("command"), uniqueRedisPrefix(), logger);
-    await expect(queue.enqueue("parse-message", { ...job("tx-c"), deliveries: [] })).rejects.toThrow(/invalid parse-message payload/);
-    await queue.close();
+  it("runs a delayed job no sooner than its delay", async () => {
+    let ran: (at: number) => void = () => undefined;
+    const worker = adapter.work({ "publish-arrival": async () => ran(Date.now()) });
+    try {
+      const at = deadline<number>(10_000, (resolve) => (ran = resolve));
+      const enqueued = Date.now();
+      await adapter.queue.enqueue("publish-arrival", { inbox_id: "ibx_d", message_id: "msg_d" }, { delayMs: 700 });
+      expect((await at) - enqueued).toBeGreaterThanOrEqual(650);
+    } finally {
+      await worker.close();
+    }
   });
 
-  it("fails fast, not hanging, when Redis is unreachable", async () => {
-    const dead = `redis://127.0.0.1:${await freePort()}`;
-    const queue = new BullJobQueue(redis("command", dead), uniqueRedisPrefix(), logger);
-    const started = Date.now();
-    await expect(queue.enqueue("parse-message", job("tx-d"))).rejects.toThrow();
-    expect(Date.now() - started).toBeLessThan(5000);
-    await queue.close().catch(() => undefined);
+  it("repeats a scheduled job", async () => {
+    const runs: number[] = [];
+    const worker = adapter.work({ reap: async () => void runs.push(Date.now()) });
+    try {
+      await adapter.queue.schedule("reap", {}, 300);
+      await polled(10_000, async () => (runs.length >= 3 ? runs.length : undefined));
+    } finally {
+      await worker.close();
+    }
+  });
+
+  it("refuses a payload that breaks its schema before it reaches the engine", async () => {
+    await expect(adapter.queue.enqueue("parse-message", { ...job("tx-c"), deliveries: [] })).rejects.toThrow(/invalid parse-message payload/);
   });
 });
 
-describe("Redis bus", () => {
+describe.each(inWorld<[string, () => Promise<Db>]>({ engines: [["PostgreSQL", postgres]], everywhere: [["PGlite", pglite]] }))("database queue specifics on %s", (_name, database) => {
+  it("retries the job of a worker that died holding it, once its claim runs out", async () => {
+    const db = await database();
+    const queue = new DatabaseJobQueue(db);
+    await queue.enqueue("parse-message", job("tx-crash"), { jobId: "tx-crash" });
+    // A worker claims it for 500 ms and is never heard of again.
+    expect(await claimJobs(db, ["parse-message"], 10, 500)).toHaveLength(1);
+    let ran: (attempt: number) => void = () => undefined;
+    const claimedAt = Date.now();
+    const worker = startDatabaseWorker(queue, db, { "parse-message": async (_payload, attempt) => ran(attempt) }, { concurrency: 1, logger, lockDurationMs: 5000 });
+    try {
+      const attempt = await deadline<number>(10_000, (resolve) => (ran = resolve));
+      expect(attempt).toBe(2);
+      expect(Date.now() - claimedAt).toBeGreaterThanOrEqual(450);
+    } finally {
+      await worker.close();
+    }
+  });
+
+  it("hands an unfinished job back on close, its attempt refunded, for the next worker", async () => {
+    const db = await database();
+    const queue = new DatabaseJobQueue(db);
+    let started: () => void = () => undefined;
+    const first = startDatabaseWorker(queue, db, { "parse-message": () => (started(), new Promise<void>(() => undefined)) }, { concurrency: 1, logger, lockDurationMs: 60_000, closeGraceMs: 200 });
+    const running = deadline<void>(5000, (resolve) => (started = resolve));
+    await queue.enqueue("parse-message", job("tx-stuck"), { jobId: "tx-stuck" });
+    await running;
+    await first.close();
+    let ran: (attempt: number) => void = () => undefined;
+    const second = startDatabaseWorker(queue, db, { "parse-message": async (_payload, attempt) => ran(attempt) }, { concurrency: 1, logger, lockDurationMs: 60_000 });
+    try {
+      expect(await deadline<number>(5000, (resolve) => (ran = resolve))).toBe(1);
+    } finally {
+      await second.close();
+    }
+  });
+});
+
+describe.each(
+  inWorld<[string, () => Bus]>({
+    engines: [["Redis pub/sub", () => new RedisBus(redis("command"), () => redis("blocking"), uniqueRedisPrefix())]],
+    everywhere: [["in-process", () => new InProcessBus()]],
+  }),
+)("Bus contract: %s", (_name, create) => {
   it("delivers an arrival to every subscriber of that inbox only, until it unsubscribes", async () => {
-    const prefix = uniqueRedisPrefix();
-    const bus = new RedisBus(redis("command"), () => redis("blocking"), prefix);
+    const bus = create();
     const other: ArrivalEvent[] = [];
     let got: (event: ArrivalEvent) => void = () => undefined;
     const unsubscribe = await bus.subscribeArrivals("ibx_a", (event) => got(event));
@@ -170,7 +283,7 @@ describe("Redis bus", () => {
     expect(await arrival).toEqual({ inbox_id: "ibx_a", message_id: "msg_1", seq: "7" });
     expect(other).toEqual([]);
     await unsubscribe();
-    // After unsubscribing nothing more arrives. Redis delivers one connection's publishes in
+    // After unsubscribing nothing more arrives. Both buses deliver one publisher's events in
     // order, so once the marker published after it is heard, ibx_a's would have been too.
     const heard: ArrivalEvent[] = [];
     got = (event) => heard.push(event);
@@ -182,5 +295,50 @@ describe("Redis bus", () => {
     await marker;
     expect(heard).toEqual([]);
     await bus.close();
+  });
+
+  it("keeps delivering to the other listeners when one throws", async () => {
+    const bus = create();
+    await bus.subscribeArrivals("ibx_t", () => {
+      throw new Error("listener bug");
+    });
+    let got: (event: ArrivalEvent) => void = () => undefined;
+    const arrival = deadline<ArrivalEvent>(5000, (resolve) => (got = resolve));
+    await bus.subscribeArrivals("ibx_t", (event) => got(event));
+    await bus.publishArrival({ inbox_id: "ibx_t", message_id: "msg_t", seq: "1" });
+    expect((await arrival).message_id).toBe("msg_t");
+    await bus.close();
+  });
+});
+
+describe.each(
+  inWorld<[string, () => Promise<WaitSlots>]>({
+    engines: [["Redis leases", async () => new RedisWaitSlots(await readyRedis(), uniqueRedisPrefix(), "test")]],
+    everywhere: [["in-process", async () => new InProcessWaitSlots()]],
+  }),
+)("WaitSlots contract: %s", (_name, create) => {
+  it("gives at most `limit` slots per project, and a released slot (once) back", async () => {
+    const slots = await create();
+    const a = await slots.acquire("prj_1", 2);
+    const b = await slots.acquire("prj_1", 2);
+    expect(a).not.toBeNull();
+    expect(b).not.toBeNull();
+    expect(await slots.acquire("prj_1", 2)).toBeNull();
+    expect(await slots.acquire("prj_2", 2)).not.toBeNull();
+    await a!.release();
+    await a!.release();
+    expect(await slots.acquire("prj_1", 2)).not.toBeNull();
+    expect(await slots.acquire("prj_1", 2)).toBeNull();
+  });
+});
+
+describe("BullMQ when Redis is unreachable", () => {
+  (engines ? it : it.skip)("fails an enqueue fast, not hanging [real engines only]", async () => {
+    const dead = `redis://127.0.0.1:${await freePort()}`;
+    const queue = new BullJobQueue(redis("command", dead), uniqueRedisPrefix(), logger);
+    const started = Date.now();
+    await expect(queue.enqueue("parse-message", job("tx-d"))).rejects.toThrow();
+    expect(Date.now() - started).toBeLessThan(5000);
+    await queue.close().catch(() => undefined);
   });
 });

@@ -75,19 +75,31 @@ export interface TestServer {
  * admin API enabled and logs captured (never printed).
  */
 export async function startTestServer(
-  options: { target?: Target; env?: Record<string, string>; databaseUrl?: string; mail?: boolean; s3?: TestS3 } = {},
+  options: {
+    target?: Target;
+    env?: Record<string, string>;
+    databaseUrl?: string;
+    mail?: boolean;
+    s3?: TestS3;
+    /** A data directory the caller owns (kept after stop), to start a server again on the same data. */
+    dataDir?: string;
+  } = {},
 ): Promise<TestServer> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   // On the embedded stand-ins every engine lives in a data directory of its own; an explicit
-  // databaseUrl still means that PostgreSQL.
+  // databaseUrl still means that PostgreSQL. With the real engines the directory serves a
+  // monolith started without S3 or Redis (the mixed settings).
   const embedded = testWorld() === "embedded";
-  const dataDir = embedded ? mkdtempSync(join(tmpdir(), "mailstop-test-")) : null;
-  const s3 = options.s3 ?? (options.mail && !embedded ? await startTestS3() : null);
+  const ownDataDir = options.dataDir === undefined ? mkdtempSync(join(tmpdir(), "mailstop-test-")) : null;
+  const dataDir = options.dataDir ?? ownDataDir!;
+  const ownS3 = options.s3 === undefined && options.mail && !embedded ? await startTestS3() : null;
+  const s3 = options.s3 ?? ownS3;
+  const target = options.target ?? (options.mail || embedded ? "all" : "api");
   const smtpEnv: Record<string, string> =
-    options.mail || embedded
+    target === "all" || target === "smtp-edge"
       ? { MAILSTOP_SMTP_PORT: String(await freePort()), MAILSTOP_CAPTURE_PORT: String(await freePort()) }
-    : {};
+      : {};
   const enginesEnv: Record<string, string> =
     s3 === null
       ? {}
@@ -95,7 +107,7 @@ export async function startTestServer(
   const databaseUrl = options.databaseUrl ?? (embedded ? undefined : runDatabaseUrl());
   const config = loadConfig({
     ...(databaseUrl === undefined ? {} : { DATABASE_URL: databaseUrl }),
-    ...(dataDir === null ? {} : { MAILSTOP_DATA_DIR: dataDir }),
+    MAILSTOP_DATA_DIR: dataDir,
     MAILSTOP_HTTP_PORT: String(port),
     MAILSTOP_PUBLIC_URL: url,
     MAILSTOP_ADMIN_TOKEN: TEST_ADMIN_TOKEN,
@@ -112,7 +124,7 @@ export async function startTestServer(
       done();
     },
   });
-  const running = await startTarget(options.target ?? (options.mail || embedded ? "all" : "api"), {
+  const running = await startTarget(target, {
     config,
     logger: createLogger({ level: config.logLevel, destination }),
     print: (text) => printedChunks.push(text),
@@ -145,8 +157,8 @@ export async function startTestServer(
     },
     async stop() {
       await running.stop();
-      await s3?.stop();
-      if (dataDir !== null) rmSync(dataDir, { recursive: true, force: true });
+      await ownS3?.stop();
+      if (ownDataDir !== null) rmSync(ownDataDir, { recursive: true, force: true });
     },
   };
 }

@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { type Db, createDatabase, createEmbeddedDatabase, ensureDatabaseExists, isReachable, migrateToLatest } from "@mailstop/db";
+import { lockDataDir } from "../data-dir-lock";
 import type { RuntimeContext, ServiceModule } from "../module";
 
 /**
@@ -8,6 +9,7 @@ import type { RuntimeContext, ServiceModule } from "../module";
  */
 export function databaseModule(context: RuntimeContext): ServiceModule {
   const url = context.config.databaseUrl;
+  const release = url === null ? lockDataDir(context.config.dataDir) : () => undefined;
   const db: Db = url === null ? createEmbeddedDatabase(join(context.config.dataDir, "pglite")) : createDatabase(url);
   context.db = db;
   return {
@@ -18,7 +20,11 @@ export function databaseModule(context: RuntimeContext): ServiceModule {
       if (applied.length > 0) context.logger.info({ migrations: applied.map((m) => m.migrationName) }, "database migrated");
     },
     async stop() {
-      await db.destroy();
+      try {
+        await db.destroy();
+      } finally {
+        release();
+      }
     },
     ready: () => isReachable(db),
   };

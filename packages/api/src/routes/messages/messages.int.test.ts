@@ -166,9 +166,18 @@ describe("GET /v1/messages/{id}/attachments/{attachmentId}", () => {
     const response = await fetch(view.attachments[0].url, { headers: auth(), redirect: "manual" });
     expect(response.status).toBe(302);
     const location = response.headers.get("location")!;
-    expect(location).toContain(server.s3!.endpoint);
-    expect(location).toMatch(/X-Amz-Expires=300/);
+    // S3's presigned URL, or on the embedded stand-ins the URL mailstop signs and serves itself.
+    if (server.s3 !== null) {
+      expect(location).toContain(server.s3.endpoint);
+      expect(location).toMatch(/X-Amz-Expires=300/);
+    } else {
+      expect(location.startsWith(`${server.url}/blobs/`)).toBe(true);
+      const expires = Number(new URL(location).searchParams.get("expires"));
+      expect(Math.abs(expires - (Date.now() / 1000 + 300))).toBeLessThan(10);
+    }
     const download = await fetch(location);
+    expect(download.status).toBe(200);
+    expect(download.headers.get("content-type")).toBe("application/pdf");
     expect(Buffer.from(await download.arrayBuffer()).equals(pdf)).toBe(true);
   });
 

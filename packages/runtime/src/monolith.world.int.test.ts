@@ -1,0 +1,122 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { DirectoryBlobStore } from "@mailstop/blob-store";
+import { newId } from "@mailstop/core";
+import { type TestServer, type TestS3, eventually, expectError, smtpTransport, startTestS3, startTestServer, testWorld, uniqueTag } from "@mailstop/testkit";
+
+// The monolith in either world: on the embedded stand-ins everything lives under
+// MAILSTOP_DATA_DIR; with the real engines the data is theirs. Both keep mail across a restart.
+
+describe("a restarted monolith", () => {
+  let dataDir: string;
+  let s3: TestS3 | undefined;
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), "mailstop-restart-"));
+    // With the real engines both starts share one S3 server, as they would share MinIO.
+    if (testWorld() === "engines") s3 = await startTestS3();
+  });
+  afterAll(async () => {
+    await s3?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("keeps its projects, inboxes, messages, bodies and attachments", async () => {
+    const first = await startTestServer({ mail: true, dataDir, ...(s3 ? { s3 } : {}) });
+    const project = await first.bootstrap();
+    const subject = `Kept ${newId("message")}`;
+    const pdf = Buffer.from("%PDF-1.7 kept across restarts");
+    let messageId: string;
+    let inboxAddress: string;
+    try {
+      const { data: inbox } = await project.client.POST("/v1/inboxes", { body: { tag: uniqueTag("kept") } });
+      inboxAddress = inbox!.address;
+      await smtpTransport(first.smtp!.receiving).sendMail({
+        from: "app@example.com",
+        to: inboxAddress,
+        subject,
+        text: "Your code is 731902",
+        attachments: [{ filename: "kept.pdf", content: pdf, contentType: "application/pdf" }],
+      });
+      const { data: waited } = await project.client.POST("/v1/messages/wait", { body: { inbox: inboxAddress, match: { subject_contains: "Kept" }, timeout_ms: 20_000, preview_chars: 200 } });
+      if (waited?.status !== "matched") throw new Error(`no message: ${JSON.stringify(waited)}`);
+      messageId = waited.message.id;
+    } finally {
+      await first.stop();
+    }
+
+    const second = await startTestServer({ mail: true, dataDir, ...(s3 ? { s3 } : {}) });
+    try {
+      const client = second.client(project.apiKey);
+      const { data: inboxes } = await client.GET("/v1/inboxes", { params: { query: { tag_prefix: inboxAddress.split("@")[0]!.slice(project.projectKey.length + 1) } } });
+      expect(inboxes?.data.map((inbox) => inbox.address)).toEqual([inboxAddress]);
+      const { data: message } = await client.GET("/v1/messages/{id}", { params: { path: { id: messageId } } });
+      expect(message).toMatchObject({ id: messageId, subject, codes: ["731902"] });
+      const body = await fetch(`${second.url}/v1/messages/${messageId}/body?format=text`, { headers: { authorization: `Bearer ${project.apiKey}` } });
+      expect(await body.text()).toContain("Your code is 731902");
+      const attachment = await fetch(message!.attachments[0]!.url, { headers: { authorization: `Bearer ${project.apiKey}` } });
+      expect(Buffer.from(await attachment.arrayBuffer()).equals(pdf)).toBe(true);
+    } finally {
+      await second.stop();
+    }
+  });
+});
+
+describe("signed downloads of the directory object store", () => {
+  let server: TestServer;
+  let store: DirectoryBlobStore;
+  const KEY = "projects/prj_test/tx/t1/attachments/0";
+  beforeAll(async () => {
+    // Target all without S3_ENDPOINT: the directory store in both worlds (with the real
+    // engines this is the mixed setting: PostgreSQL, no S3, no Redis).
+    server = await startTestServer({ target: "all" });
+    store = server.running.context.blobs as DirectoryBlobStore;
+    await store.put(KEY, Buffer.from("attachment bytes"));
+  });
+  afterAll(() => server.stop());
+
+  it("serves the object, with the signed type and file name, to anyone holding the URL", async () => {
+    const url = await store.presignGet(KEY, 60, { filename: "report 1.pdf", contentType: "application/pdf" });
+    expect(url.startsWith(`${server.url}/blobs/`)).toBe(true);
+    const response = await fetch(url);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("application/pdf");
+    expect(response.headers.get("content-disposition")).toBe("attachment; filename*=UTF-8''report%201.pdf");
+    expect(await response.text()).toBe("attachment bytes");
+  });
+
+  it("answers 403 forbidden in the error envelope for an altered URL", async () => {
+    const url = new URL(await store.presignGet(KEY, 60, { filename: "report.pdf" }));
+    url.searchParams.set("filename", "evil.html");
+    const error = expectError(await fetchJson(url.toString()), { status: 403, code: "forbidden", retryable: false });
+    expect(error.reason).toMatch(/signature/);
+    const otherKey = new URL((await store.presignGet(KEY, 60)).replace("attachments/0", "raw.eml"));
+    expectError(await fetchJson(otherKey.toString()), { status: 403, code: "forbidden", retryable: false });
+  });
+
+  it("answers 403 forbidden once the URL has expired", async () => {
+    const url = await store.presignGet(KEY, -1);
+    const error = expectError(await fetchJson(url), { status: 403, code: "forbidden", retryable: false });
+    expect(error.reason).toMatch(/expired/);
+  });
+});
+
+async function fetchJson(url: string): Promise<{ status: number; json: any }> {
+  const response = await fetch(url);
+  return { status: response.status, json: await response.json() };
+}
+
+describe("mixed settings", () => {
+  (testWorld() === "engines" ? it : it.skip)("a monolith given only DATABASE_URL receives mail on the other stand-ins [real engines only]", async () => {
+    const server = await startTestServer({ target: "all" });
+    try {
+      expect(server.running.context.messaging?.kind).toBe("in-process");
+      const project = await server.bootstrap();
+      const { data: inbox } = await project.client.POST("/v1/inboxes", { body: { tag: uniqueTag("mixed") } });
+      await smtpTransport(server.smtp!.receiving).sendMail({ from: "app@example.com", to: inbox!.address, subject: "Mixed", text: "hello" });
+      await eventually(() => server.db.selectFrom("messages").select("id").where("inbox_id", "=", inbox!.id).executeTakeFirst(), { what: "the message" });
+    } finally {
+      await server.stop();
+    }
+  });
+});
