@@ -17,6 +17,7 @@ import {
   uniqueRedisPrefix,
   uniqueTag,
 } from "@mailstop/testkit";
+import { S3BlobStore } from "@mailstop/blob-store";
 import { type Fleet, mailstopBin, startFleet } from "./fleet";
 import { FLEET_SERVICES } from "./fleet-services";
 import { describeWithTool } from "./tools";
@@ -38,6 +39,9 @@ describeWithTool("nginx", "startFleet: the split fleet behind nginx", () => {
   beforeAll(async () => {
     database = await createFreshDatabase(runServerUrl(), "mailstop_fleet");
     s3 = await startTestS3();
+    // The bucket exists before the services start, as compose's `bucket` one-shot makes it:
+    // four services creating it at once race (s3rver answers BucketAlreadyExists to the losers).
+    await new S3BlobStore(s3.settings).ensureReady();
     fleet = await startFleet({
       env: {
         DATABASE_URL: database.url,

@@ -56,7 +56,7 @@ async function main(): Promise<void> {
   const env = { ...given };
   const s3 =
     env.S3_ENDPOINT === undefined
-      ? await startLocalS3({ port: await freePort(), directory: resolve(env.MAILSTOP_DATA_DIR ?? ".mailstop", "fleet-s3") })
+      ? await startLocalS3({ port: await freePort(), directory: resolve(env.MAILSTOP_DATA_DIR ?? ".mailstop", "fleet-s3"), bucket: env.S3_BUCKET ?? "mailstop" })
       : null;
   if (s3 !== null) Object.assign(env, s3.env);
   // The split targets never print credentials (that is the monolith's first start): without a

@@ -5,6 +5,7 @@ import { FLEET_JOBS, FLEET_SERVICES, type FleetService, type FleetServiceName } 
 import { LOCATIONS_FILE, REPO_ROOT } from "./generated-files";
 import { type ManagedProcess, type ProcessExit, describeExit, lastLines, spawnManaged } from "./managed-process";
 import { renderStandaloneNginx } from "./nginx-config";
+import { startOrphanGuard } from "./orphan-guard";
 import { freePort, httpOk, tcpAnswers, waitUntil } from "./probes";
 
 export interface FleetOptions {
@@ -93,27 +94,17 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
   const processes: FleetProcess[] = [];
   let stopping = false;
   let nginxErrors = "";
-  const killAll = () => {
-    for (const child of children) {
-      if (child.exit() !== null || child.pid === undefined) continue;
-      try {
-        process.kill(child.pid, "SIGKILL");
-      } catch {
-        // already gone
-      }
-    }
-  };
-  // A test runner that exits without stop() must not leave the fleet running.
-  process.once("exit", killAll);
+  // If this process dies without stop() (a killed test runner), the guard stops the children.
+  const guard = startOrphanGuard(directory);
 
   let stopped: Promise<void> | undefined;
   const stop = () => {
     stopped ??= (async () => {
       stopping = true;
       await Promise.all(children.map((child) => child.stop(grace)));
-      process.removeListener("exit", killAll);
       nginxErrors = readNginxErrors(directory);
       rmSync(directory, { recursive: true, force: true });
+      guard.release();
     })();
     return stopped;
   };
@@ -123,6 +114,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
   const spawnChild = (name: string, command: string, args: readonly string[], env: Record<string, string>) => {
     const child = spawnManaged(name, command, args, { env, cwd: REPO_ROOT, ...(options.onOutput ? { onOutput: options.onOutput } : {}) });
     children.push(child);
+    guard.watch(child.pid);
     void child.exited.then((exit) => {
       if (!stopping && name !== "migrate") reportFailure({ process: name, exit });
     });

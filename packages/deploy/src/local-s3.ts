@@ -12,15 +12,25 @@ export interface LocalS3 {
   stop(): Promise<void>;
 }
 
-/** Starts s3rver on `port`, keeping its objects in `directory` (created when missing). */
-export async function startLocalS3(options: { port: number; directory: string }): Promise<LocalS3> {
+/**
+ * Starts s3rver on `port`, keeping its objects in `directory` (created when missing), with
+ * `bucket` created before any service starts, as compose's `bucket` one-shot does.
+ */
+export async function startLocalS3(options: { port: number; directory: string; bucket: string }): Promise<LocalS3> {
   mkdirSync(options.directory, { recursive: true });
-  const server = new S3rver({ port: options.port, address: "127.0.0.1", silent: true, directory: options.directory, allowMismatchedSignatures: true });
+  const server = new S3rver({
+    port: options.port,
+    address: "127.0.0.1",
+    silent: true,
+    directory: options.directory,
+    allowMismatchedSignatures: true,
+    configureBuckets: [{ name: options.bucket, configs: [] }],
+  });
   await server.run();
   const endpoint = `http://127.0.0.1:${options.port}`;
   return {
     endpoint,
-    env: { S3_ENDPOINT: endpoint, S3_ACCESS_KEY: "S3RVER", S3_SECRET_KEY: "S3RVER" },
+    env: { S3_ENDPOINT: endpoint, S3_ACCESS_KEY: "S3RVER", S3_SECRET_KEY: "S3RVER", S3_BUCKET: options.bucket },
     async stop() {
       const http = server.httpServer;
       if (!http?.listening) return;
