@@ -6,6 +6,7 @@ import { collectData } from "./collect-data";
 import type { AcceptedRecipient, SmtpEdgeDeps } from "./deps";
 import { assertUnderIngestCeiling } from "./ingest-ceiling";
 import { PromptGreetingSMTPServer } from "./prompt-greeting";
+import { OpenTransactions, SHUTDOWN_GRACE_MS } from "./open-transactions";
 import { resolveReceivingRecipient } from "./resolve-recipient";
 import { REPLY, type SmtpReply, isSmtpReply } from "./smtp-reply";
 import type { TlsCredentials } from "./tls";
@@ -48,7 +49,8 @@ function baseOptions(deps: SmtpEdgeDeps, tls: TlsCredentials, name: string): SMT
     // DNS round trip before the greeting.
     disableReverseLookup: true,
     logger: false,
-    closeTimeout: 2000,
+    // The edge's own graceful stop (OpenTransactions) closes connections; this is only its backstop.
+    closeTimeout: SHUTDOWN_GRACE_MS + 5000,
   };
 }
 
@@ -57,22 +59,21 @@ function envelopeFrom(session: SMTPServerSession): string | null {
 }
 
 /** DATA on either listener: collect, make durable, then `250` naming the transaction. */
-function onDataFor(deps: SmtpEdgeDeps, kind: "received" | "captured"): NonNullable<SMTPServerOptions["onData"]> {
+function onDataFor(deps: SmtpEdgeDeps, kind: "received" | "captured", open: OpenTransactions): NonNullable<SMTPServerOptions["onData"]> {
   const reply = replyWith(deps, REPLY.temporaryFailure);
   return (stream, session, callback) => {
-    reply(
-      collectData(stream).then(async (raw) => {
-        const recipients = accepted.get(session.envelope) ?? [];
-        const transactionId = await acceptTransaction(deps, { kind, raw, envelopeFrom: envelopeFrom(session), recipients });
-        return `2.0.0 Ok: ${kind === "captured" ? "captured" : "queued"} as ${transactionId}`;
-      }),
-      callback,
-    );
+    const transaction = collectData(stream).then(async (raw) => {
+      const recipients = accepted.get(session.envelope) ?? [];
+      const transactionId = await acceptTransaction(deps, { kind, raw, envelopeFrom: envelopeFrom(session), recipients });
+      return `2.0.0 Ok: ${kind === "captured" ? "captured" : "queued"} as ${transactionId}`;
+    });
+    open.track(session.id, transaction);
+    reply(transaction, callback);
   };
 }
 
 /** The receiving edge (MX): existing inboxes only, `sim.*` behaviours, no AUTH. */
-export function createReceivingServer(deps: SmtpEdgeDeps, tls: TlsCredentials): SMTPServer {
+export function createReceivingServer(deps: SmtpEdgeDeps, tls: TlsCredentials, open = new OpenTransactions()): SMTPServer {
   const reply = replyWith(deps, REPLY.temporaryLocalError);
   return new PromptGreetingSMTPServer({
     ...baseOptions(deps, tls, deps.config.mxHost),
@@ -83,7 +84,7 @@ export function createReceivingServer(deps: SmtpEdgeDeps, tls: TlsCredentials): 
         callback,
       );
     },
-    onData: onDataFor(deps, "received"),
+    onData: onDataFor(deps, "received", open),
   });
 }
 
@@ -94,7 +95,7 @@ interface CaptureUser {
 }
 
 /** The capture relay: AUTH required, every recipient accepted and filed, nothing delivered. */
-export function createCaptureServer(deps: SmtpEdgeDeps, tls: TlsCredentials): SMTPServer {
+export function createCaptureServer(deps: SmtpEdgeDeps, tls: TlsCredentials, open = new OpenTransactions()): SMTPServer {
   const reply = replyWith(deps, REPLY.temporaryLocalError);
   const replyToAuth = replyWith(deps, REPLY.temporaryAuthFailure);
   return new PromptGreetingSMTPServer({
@@ -126,6 +127,6 @@ export function createCaptureServer(deps: SmtpEdgeDeps, tls: TlsCredentials): SM
         callback,
       );
     },
-    onData: onDataFor(deps, "captured"),
+    onData: onDataFor(deps, "captured", open),
   });
 }

@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import type { SMTPServer } from "smtp-server";
 import type { SmtpEdgeDeps } from "./deps";
 import { createCaptureServer, createReceivingServer } from "./listeners";
+import { OpenTransactions } from "./open-transactions";
 import { loadTlsCredentials } from "./tls";
 
 export interface SmtpEdge {
@@ -15,6 +16,7 @@ export interface SmtpEdge {
 /** Both listeners of the smtp-edge service. */
 export function createSmtpEdge(deps: SmtpEdgeDeps, ports: { receiving: number; capture: number } = { receiving: deps.config.smtp.port, capture: deps.config.smtp.capturePort }): SmtpEdge {
   let servers: { receiving: SMTPServer; capture: SMTPServer } | undefined;
+  const open = new OpenTransactions();
   const bound = { receiving: 0, capture: 0 };
 
   async function listen(server: SMTPServer, port: number): Promise<number> {
@@ -26,16 +28,18 @@ export function createSmtpEdge(deps: SmtpEdgeDeps, ports: { receiving: number; c
   return {
     async start() {
       const tls = await loadTlsCredentials(deps.config.smtp.tls, [deps.config.mxHost, deps.config.captureHost]);
-      servers = { receiving: createReceivingServer(deps, tls), capture: createCaptureServer(deps, tls) };
+      servers = { receiving: createReceivingServer(deps, tls, open), capture: createCaptureServer(deps, tls, open) };
       for (const server of Object.values(servers)) server.on("error", (error) => deps.logger.error({ err: error }, "smtp listener error"));
       bound.receiving = await listen(servers.receiving, ports.receiving);
       bound.capture = await listen(servers.capture, ports.capture);
       deps.logger.info({ receiving: bound.receiving, capture: bound.capture }, "smtp listening");
     },
+    /** Stops accepting, lets transactions in DATA finish (their senders get 250 or 451), closes the rest with 421. */
     async stop() {
       if (!servers) return;
-      await Promise.all(Object.values(servers).map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
+      const stopping = Object.values(servers);
       servers = undefined;
+      await open.closeGracefully(stopping);
     },
     ports: () => ({ ...bound }),
   };

@@ -25,4 +25,6 @@ export const REPLY = {
   /** Anything unexpected (database or Redis unreachable) while deciding: transient, text hidden. */
   temporaryLocalError: () => smtpReply(451, "4.3.0 Temporary local problem, please retry"),
   temporaryAuthFailure: () => smtpReply(454, "4.7.0 Temporary authentication failure, please retry"),
+  /** Said to a connection before a stopping edge closes it (RFC 5321 4.2.2: 421 closes the channel). */
+  shuttingDown: () => smtpReply(421, "4.3.2 Service shutting down, please retry"),
 };

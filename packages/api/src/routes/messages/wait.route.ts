@@ -15,6 +15,14 @@ export interface WaiterDeps extends ApiDeps {
   shutdown: AbortSignal;
 }
 
+/**
+ * What a wait gets when its waiter shuts down: `503`, retryable, retry after 1 s. The code is
+ * `internal` (the closed set has no "unavailable" besides the object store's); a retried wait
+ * with `match` returns a message stored meanwhile at once, so nothing is missed.
+ */
+const shuttingDown = () =>
+  new MailstopError("internal", "This waiter is shutting down; retry the wait, which first looks at stored messages.", { status: 503, retryAfterSeconds: 1 });
+
 /** When a client refused for concurrency should try again. */
 const CONCURRENCY_RETRY_SECONDS = 1;
 
@@ -62,7 +70,7 @@ class ArrivalQueue {
  * Each arrival is checked with the same SQL as the list filters, one query per arrival. A
  * timeout is a 200 with a hint naming the predicate that failed.
  */
-export const waitRoute = ({ db, config, blobs, bus, slots }: WaiterDeps) =>
+export const waitRoute = ({ db, config, blobs, bus, slots, shutdown }: WaiterDeps) =>
   publicRoute("waitForMessage", async ({ auth, body, res, requestId }) => {
     const startedAt = new Date();
     const inbox = await requireInbox(db, auth.project.id, body.inbox);
@@ -83,6 +91,9 @@ export const waitRoute = ({ db, config, blobs, bus, slots }: WaiterDeps) =>
       arrivals.wake();
     };
     res.once("close", onClose);
+    // A waiter going down ends its waits at once, so the HTTP listener can close without
+    // cutting them; the client retries (to another waiter in a fleet).
+    shutdown.addEventListener("abort", onClose, { once: true });
 
     const matched = async (record: MessageRecord) => ({
       status: 200 as const,
@@ -101,7 +112,7 @@ export const waitRoute = ({ db, config, blobs, bus, slots }: WaiterDeps) =>
       const deadline = startedAt.getTime() + body.timeout_ms;
       let nonMatching = 0;
       let lastMismatch: Mismatch | null = null;
-      while (!disconnected && Date.now() < deadline) {
+      while (!disconnected && !shutdown.aborted && Date.now() < deadline) {
         for (let event = arrivals.shift(); event !== undefined; event = arrivals.shift()) {
           const [hit] = await listReadableMessages(db, auth.project.id, { ...filter, id: event.message_id }, { beforeSeq: null, limit: 1 });
           if (hit) return await matched(hit);
@@ -113,6 +124,7 @@ export const waitRoute = ({ db, config, blobs, bus, slots }: WaiterDeps) =>
         }
         await arrivals.next(Math.max(0, deadline - Date.now()));
       }
+      if (shutdown.aborted) throw shuttingDown();
       const completedAt = new Date();
       const waitedMs = completedAt.getTime() - startedAt.getTime();
       return {
@@ -131,6 +143,7 @@ export const waitRoute = ({ db, config, blobs, bus, slots }: WaiterDeps) =>
       };
     } finally {
       res.off("close", onClose);
+      shutdown.removeEventListener("abort", onClose);
       await Promise.all([unsubscribe(), slot.release()]);
     }
   });
