@@ -51,6 +51,8 @@ describeWithTool("nginx", "startFleet: the split fleet behind nginx", () => {
         MAILSTOP_HEARTBEAT_S: "1",
         ...s3.env,
       },
+      // Two parsers, as in compose and Kubernetes: parse jobs shared over BullMQ by two processes.
+      replicas: { parser: 2 },
       startTimeoutMs: 120_000,
     });
     const bootstrap = await rawRequest(fleet.url, "POST", "/admin/v1/bootstrap", {
@@ -74,10 +76,10 @@ describeWithTool("nginx", "startFleet: the split fleet behind nginx", () => {
   }
 
   it("runs every service as its own process, with the table's command", () => {
-    expect(fleet.processes.map((p) => p.name)).toEqual(["api", "waiter", "smtp-edge", "parser", "nginx"]);
-    expect(new Set(fleet.processes.map((p) => p.pid)).size).toBe(5);
-    for (const service of FLEET_SERVICES) {
-      const child = fleet.processes.find((p) => p.service === service.name)!;
+    expect(fleet.processes.map((p) => p.name)).toEqual(["api", "waiter", "smtp-edge", "parser-1", "parser-2", "nginx"]);
+    expect(new Set(fleet.processes.map((p) => p.pid)).size).toBe(6);
+    for (const child of fleet.processes.filter((p) => p.service !== "nginx")) {
+      const service = FLEET_SERVICES.find((s) => s.name === child.service)!;
       expect(child.command).toEqual([process.execPath, mailstopBin(), ...service.args]);
       // What the kernel says the child runs, not only what the fleet meant to run (Linux).
       if (existsSync("/proc/self/cmdline")) expect(readFileSync(`/proc/${child.pid}/cmdline`, "utf8").split("\0").filter(Boolean)).toEqual(child.command);

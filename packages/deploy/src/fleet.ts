@@ -44,6 +44,7 @@ export interface FleetProcess {
 export interface Fleet {
   /** The nginx edge's origin: every HTTP route, routed as the compose and Kubernetes edges route. */
   url: string;
+  /** The SMTP listeners (of the first smtp-edge, when there are several). */
   smtp: { receiving: number; capture: number };
   processes: readonly FleetProcess[];
   /** The fleet's temporary directory (nginx's prefix, the data dir); removed by `stop`. */
