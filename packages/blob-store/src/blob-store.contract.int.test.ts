@@ -74,8 +74,14 @@ describe.each(ADAPTERS)("BlobStore contract: %s", (_name, create) => {
   });
   afterAll(() => adapter.stop());
 
-  it("creates its bucket once, also when asked again", async () => {
+  it("creates its bucket once, also when asked again and by several at once", async () => {
     await expect(store.ensureReady()).resolves.toBeUndefined();
+    const fresh = await create();
+    try {
+      await expect(Promise.all([1, 2, 3, 4].map(() => fresh.store.ensureReady()))).resolves.toHaveLength(4);
+    } finally {
+      await fresh.stop();
+    }
   });
 
   it("stores a buffer and a stream, reporting their sizes, and reads them back", async () => {

@@ -76,8 +76,10 @@ export class S3BlobStore implements BlobStore {
     try {
       if (!(await this.client.bucketExists(this.bucket))) await this.client.makeBucket(this.bucket, this.region);
     } catch (error) {
-      // Two instances creating the bucket at once: the loser's error means it exists now.
-      if ((error as { code?: unknown }).code === "BucketAlreadyOwnedByYou") return;
+      // Several instances creating the bucket at once: the losers' errors (BucketAlreadyOwnedByYou
+      // on S3 and MinIO, BucketAlreadyExists on s3rver) mean it exists now, which is checked
+      // rather than assumed (on AWS, BucketAlreadyExists can also mean another account's bucket).
+      if (await this.client.bucketExists(this.bucket).catch(() => false)) return;
       throw unavailable(`create bucket ${this.bucket}`, error);
     }
   }
