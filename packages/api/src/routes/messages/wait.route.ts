@@ -1,4 +1,4 @@
-import { type MessageRecord, findReadableMessage, listReadableMessages } from "@mailstop/db";
+import { type Db, type MessageFilter, type MessageRecord, findReadableMessage, listReadableMessages } from "@mailstop/db";
 import { MailstopError } from "@mailstop/core";
 import type { ArrivalEvent, Bus, WaitSlots } from "@mailstop/messaging";
 import type { ApiDeps } from "../../deps";
@@ -25,6 +25,42 @@ const shuttingDown = () =>
 
 /** When a client refused for concurrency should try again. */
 const CONCURRENCY_RETRY_SECONDS = 1;
+
+/**
+ * One question asked once. Every wait blocked on an inbox hears each arrival at the same
+ * moment, and waits with the same match ask the database the same thing about it; while that
+ * answer is in flight, later askers share it. The arrival is already committed when it is
+ * announced, so they would all read the same rows: 10,000 waits on 100 inboxes cost one query
+ * per inbox and distinct match instead of 10,000. Nothing is kept once the answer is in.
+ */
+class SharedQuestions<T> {
+  private readonly inFlight = new Map<string, Promise<T>>();
+
+  ask(key: string, query: () => Promise<T>): Promise<T> {
+    let answer = this.inFlight.get(key);
+    if (answer === undefined) {
+      answer = query().finally(() => this.inFlight.delete(key));
+      this.inFlight.set(key, answer);
+    }
+    return answer;
+  }
+}
+
+const arrivalChecks = new SharedQuestions<MessageRecord | null>();
+const readableChecks = new SharedQuestions<MessageRecord | null>();
+
+/** The arrival if it satisfies the wait's filter, else null. */
+function arrivalMatching(db: Db, projectId: string, filter: MessageFilter, messageId: string): Promise<MessageRecord | null> {
+  return arrivalChecks.ask(JSON.stringify([projectId, messageId, filter]), async () => {
+    const [hit] = await listReadableMessages(db, projectId, { ...filter, id: messageId }, { beforeSeq: null, limit: 1 });
+    return hit ?? null;
+  });
+}
+
+/** The arrival whatever its content, when it is readable (to explain a miss). */
+function arrivalReadable(db: Db, projectId: string, messageId: string): Promise<MessageRecord | null> {
+  return readableChecks.ask(JSON.stringify([projectId, messageId]), () => findReadableMessage(db, projectId, messageId));
+}
 
 /** Arrivals of one inbox, queued until the wait looks at them; `next` resolves on the next one or `wake`. */
 class ArrivalQueue {
@@ -114,9 +150,9 @@ export const waitRoute = ({ db, config, blobs, bus, slots, shutdown }: WaiterDep
       let lastMismatch: Mismatch | null = null;
       while (!disconnected && !shutdown.aborted && Date.now() < deadline) {
         for (let event = arrivals.shift(); event !== undefined; event = arrivals.shift()) {
-          const [hit] = await listReadableMessages(db, auth.project.id, { ...filter, id: event.message_id }, { beforeSeq: null, limit: 1 });
+          const hit = await arrivalMatching(db, auth.project.id, filter, event.message_id);
           if (hit) return await matched(hit);
-          const missed = await findReadableMessage(db, auth.project.id, event.message_id);
+          const missed = await arrivalReadable(db, auth.project.id, event.message_id);
           // Tombstoned or not yet visible: it was never a candidate.
           if (missed === null) continue;
           nonMatching += 1;
