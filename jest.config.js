@@ -1,6 +1,8 @@
-// Three projects: `unit` (pure logic, no I/O), `integration` (a started service against real
-// engines, in a database created for this run) and `embedded` (the end-to-end and contract files
-// again, on the monolith's embedded stand-ins: one suite, both worlds). TypeScript is compiled by
+// Four projects: `unit` (pure logic, no I/O), `integration` (a started service against real
+// engines, in a database created for this run), `embedded` (the end-to-end and contract files
+// again, on the monolith's embedded stand-ins: one suite, both worlds) and `fleet` (the
+// end-to-end files against the four services as separate processes behind nginx; jest runs it
+// on its own, see scripts/run-tests.mjs). TypeScript is compiled by
 // SWC, not type-checked here: `pnpm test` type-checks every package first with tsc. Run jest
 // through `node scripts/run-tests.mjs` (or with NODE_OPTIONS=--experimental-vm-modules): PGlite
 // loads its WebAssembly with a dynamic import, which jest's module sandbox allows only then.
@@ -22,6 +24,9 @@ const BOTH_WORLDS = [
   "<rootDir>/packages/**/src/**/*.contract.int.test.ts",
 ];
 
+/** The end-to-end files the split fleet runs: everything a client can do over HTTP and SMTP. */
+const FLEET = ["<rootDir>/packages/api/src/**/*.int.test.ts", "<rootDir>/packages/smtp-edge/src/smtp-edge.int.test.ts"];
+
 /** @type {import('jest').Config} */
 module.exports = {
   testTimeout: 30000,
@@ -35,5 +40,13 @@ module.exports = {
       globalTeardown: "<rootDir>/packages/testkit/src/global-teardown.ts",
     },
     { ...shared, displayName: "embedded", testMatch: BOTH_WORLDS, setupFiles: ["<rootDir>/packages/testkit/src/embedded-world.setup.ts"] },
+    {
+      ...shared,
+      displayName: "fleet",
+      testMatch: FLEET,
+      setupFiles: ["<rootDir>/packages/testkit/src/fleet-world.setup.ts"],
+      globalSetup: "<rootDir>/packages/testkit/src/fleet-global-setup.ts",
+      globalTeardown: "<rootDir>/packages/testkit/src/fleet-global-teardown.ts",
+    },
   ],
 };

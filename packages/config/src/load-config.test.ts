@@ -28,9 +28,14 @@ describe("loadConfig", () => {
       redisUrl: null,
       s3: null,
       dataDir: "./.mailstop",
-      smtp: { port: 2525, capturePort: 2587, maxMessageBytes: 26214400, simDelayMs: 5000 },
+      smtp: { port: 2525, capturePort: 2587, capturePublicPort: 2587, maxMessageBytes: 26214400, simDelayMs: 5000 },
       stream: { heartbeatSeconds: 15, tokenTtlSeconds: 300, maxDurationSeconds: 3600 },
     });
+  });
+
+  it("publishes the capture relay on its own port unless a published port is set", () => {
+    expect(loadConfig({ MAILSTOP_CAPTURE_PORT: "2600" }).smtp).toMatchObject({ capturePort: 2600, capturePublicPort: 2600 });
+    expect(loadConfig({ MAILSTOP_CAPTURE_PORT: "2600", MAILSTOP_CAPTURE_PUBLIC_PORT: "587" }).smtp).toMatchObject({ capturePort: 2600, capturePublicPort: 587 });
   });
 
   it("derives hosts from the shared domain and the public URL from the port", () => {

@@ -22,7 +22,7 @@ export interface Config {
   jobLockMs: number;
   dataDir: string;
   s3: { endpoint: string; accessKey: string | null; secretKey: string | null; bucket: string; region: string } | null;
-  smtp: { port: number; capturePort: number; maxMessageBytes: number; simDelayMs: number; tls: { certFile: string; keyFile: string } | null };
+  smtp: { port: number; capturePort: number; capturePublicPort: number; maxMessageBytes: number; simDelayMs: number; tls: { certFile: string; keyFile: string } | null };
   reapIntervalSeconds: number;
   stream: { heartbeatSeconds: number; tokenTtlSeconds: number; maxDurationSeconds: number };
 }
@@ -80,6 +80,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     smtp: {
       port: raw.MAILSTOP_SMTP_PORT,
       capturePort: raw.MAILSTOP_CAPTURE_PORT,
+      capturePublicPort: raw.MAILSTOP_CAPTURE_PUBLIC_PORT ?? raw.MAILSTOP_CAPTURE_PORT,
       maxMessageBytes: raw.MAILSTOP_MAX_MESSAGE_BYTES,
       simDelayMs: raw.MAILSTOP_SIM_DELAY_MS,
       tls: raw.MAILSTOP_TLS_CERT !== undefined && raw.MAILSTOP_TLS_KEY !== undefined ? { certFile: raw.MAILSTOP_TLS_CERT, keyFile: raw.MAILSTOP_TLS_KEY } : null,

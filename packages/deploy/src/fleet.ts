@@ -154,23 +154,29 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
     const health: { what: string; check: () => Promise<boolean> | boolean }[] = [];
     const upstreams: Record<"api" | "waiter", string[]> = { api: [], waiter: [] };
     let smtp: Fleet["smtp"] | undefined;
+    const instances: { service: FleetService; name: string; ports: Awaited<ReturnType<typeof assignPorts>> }[] = [];
     for (const service of FLEET_SERVICES) {
       const count = options.replicas?.[service.name] ?? 1;
       for (let replica = 1; replica <= count; replica++) {
-        const name = count === 1 ? service.name : `${service.name}-${replica}`;
-        const ports = await assignPorts(service);
-        const env = { ...baseEnv, ...Object.fromEntries(service.ports.map((p) => [p.setting, String(ports[p.name])])) };
-        const command = [process.execPath, bin, ...service.args];
-        const child = spawnChild(name, command[0]!, command.slice(1), env);
-        const entry: FleetProcess = { name, service: service.name, pid: child.pid, command };
-        if (ports.http !== undefined) {
-          entry.httpUrl = `http://127.0.0.1:${ports.http}`;
-          if (service.name === "api" || service.name === "waiter") upstreams[service.name].push(`127.0.0.1:${ports.http}`);
-        }
-        if (service.name === "smtp-edge" && smtp === undefined) smtp = { receiving: ports.smtp!, capture: ports.capture! };
-        processes.push(entry);
-        health.push({ what: `${name} healthy`, check: healthCheck(service, ports, child) });
+        instances.push({ service, name: count === 1 ? service.name : `${service.name}-${replica}`, ports: await assignPorts(service) });
       }
+    }
+    // Credentials the api hands out name the capture relay's port, which is the smtp-edge's.
+    const capture = instances.find((instance) => instance.service.name === "smtp-edge")?.ports.capture;
+    const publishedEnv: Record<string, string> =
+      capture === undefined || options.env.MAILSTOP_CAPTURE_PUBLIC_PORT !== undefined ? {} : { MAILSTOP_CAPTURE_PUBLIC_PORT: String(capture) };
+    for (const { service, name, ports } of instances) {
+      const env = { ...baseEnv, ...publishedEnv, ...Object.fromEntries(service.ports.map((p) => [p.setting, String(ports[p.name])])) };
+      const command = [process.execPath, bin, ...service.args];
+      const child = spawnChild(name, command[0]!, command.slice(1), env);
+      const entry: FleetProcess = { name, service: service.name, pid: child.pid, command };
+      if (ports.http !== undefined) {
+        entry.httpUrl = `http://127.0.0.1:${ports.http}`;
+        if (service.name === "api" || service.name === "waiter") upstreams[service.name].push(`127.0.0.1:${ports.http}`);
+      }
+      if (service.name === "smtp-edge" && smtp === undefined) smtp = { receiving: ports.smtp!, capture: ports.capture! };
+      processes.push(entry);
+      health.push({ what: `${name} healthy`, check: healthCheck(service, ports, child) });
     }
     if (smtp === undefined || upstreams.api.length === 0 || upstreams.waiter.length === 0) throw new Error("the fleet needs at least one api, waiter and smtp-edge");
 

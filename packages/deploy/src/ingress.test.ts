@@ -1,5 +1,6 @@
 import { EDGE_ROUTES, LONG_LIVED_TIMEOUT_S } from "./edge-routes";
 import { ingressObjects } from "./ingress";
+import { CLIENT_MAX_BODY } from "./nginx-config";
 
 const ANNOTATION = "nginx.ingress.kubernetes.io";
 
@@ -18,11 +19,16 @@ describe("the generated Ingress", () => {
     }
   });
 
+  it("lets every body the API accepts through, so the API answers over-large ones in its envelope", () => {
+    for (const object of objects) expect(object.metadata.annotations[`${ANNOTATION}/proxy-body-size`]).toBe(CLIENT_MAX_BODY);
+  });
+
   it("gives the long-lived routes long timeouts and no buffering", () => {
     const longLived = objects.find((o) => o.spec.rules[0].http.paths.some((p: any) => p.path === "/v1/messages/wait"));
     expect(longLived.metadata.annotations).toEqual({
       [`${ANNOTATION}/proxy-read-timeout`]: String(LONG_LIVED_TIMEOUT_S),
       [`${ANNOTATION}/proxy-send-timeout`]: String(LONG_LIVED_TIMEOUT_S),
+      [`${ANNOTATION}/proxy-body-size`]: CLIENT_MAX_BODY,
       [`${ANNOTATION}/proxy-buffering`]: "off",
       [`${ANNOTATION}/proxy-request-buffering`]: "off",
       [`${ANNOTATION}/proxy-http-version`]: "1.1",

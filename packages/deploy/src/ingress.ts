@@ -1,6 +1,7 @@
 import { stringify } from "yaml";
 import { DEFAULT_TIMEOUT_S, EDGE_ROUTES, type EdgeRoute, LONG_LIVED_TIMEOUT_S } from "./edge-routes";
 import { workloadName } from "./fleet-services";
+import { CLIENT_MAX_BODY } from "./nginx-config";
 
 const ANNOTATION = "nginx.ingress.kubernetes.io";
 
@@ -13,6 +14,7 @@ function ingress(name: string, routes: readonly EdgeRoute[], longLived: boolean)
   const annotations: Record<string, string> = {
     [`${ANNOTATION}/proxy-read-timeout`]: timeout,
     [`${ANNOTATION}/proxy-send-timeout`]: timeout,
+    [`${ANNOTATION}/proxy-body-size`]: CLIENT_MAX_BODY,
     ...(longLived
       ? {
           [`${ANNOTATION}/proxy-buffering`]: "off",

@@ -4,6 +4,9 @@ import { fleetService, portOf } from "./fleet-services";
 /** The nginx upstream block name of a service. */
 export const upstreamName = (upstream: EdgeUpstream): string => `mailstop_${upstream}`;
 
+/** Above the API's largest JSON body (1 MB), so the API's own 413 envelope answers. */
+export const CLIENT_MAX_BODY = "8m";
+
 /** Idle keep-alive connections nginx keeps to each upstream (per worker). */
 const UPSTREAM_KEEPALIVE = 32;
 
@@ -49,6 +52,9 @@ export function renderLocations(routes: readonly EdgeRoute[] = EDGE_ROUTES): str
     "proxy_set_header X-Real-IP $remote_addr;",
     "proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;",
     "proxy_set_header X-Forwarded-Proto $scheme;",
+    "# mailstop enforces its own body limits and answers them in its error envelope; nginx's",
+    "# default (1 MB, answered with an HTML page) would cut in first.",
+    `client_max_body_size ${CLIENT_MAX_BODY};`,
     "",
     ...routes.map((r) => `${locationBlock(r)}\n`),
   ].join("\n");

@@ -108,7 +108,7 @@ describe("receiving edge", () => {
       expect(row.to).toEqual([{ address: inbox.address, name: null }]);
       expect(row.text_body).toContain("483920");
       expect(row.visible_at.getTime()).toBe(row.received_at.getTime());
-      expect(await server.running.context.blobs!.stat(row.raw_key)).toEqual({ size: row.size });
+      expect(await server.blobs!.stat(row.raw_key)).toEqual({ size: row.size });
       const usage = await server.db
         .selectFrom("usage_counters")
         .select("used")

@@ -8,6 +8,7 @@ import { Writable } from "node:stream";
 import { type AdminClient, type MailstopClient, createAdminClient, createMailstopClient } from "@mailstop/client";
 import type { Scope } from "@mailstop/core";
 import { type Config, loadConfig } from "@mailstop/config";
+import type { BlobStore } from "@mailstop/blob-store";
 import type { Db } from "@mailstop/db";
 import { createLogger } from "@mailstop/logging";
 import { type RunningTarget, type Target, startTarget } from "@mailstop/runtime";
@@ -58,8 +59,11 @@ export interface TestServer {
   smtp: { receiving: number; capture: number } | null;
   s3: TestS3 | null;
   config: Config;
+  /** The started target in this process (not in the fleet world: see describeInProcess). */
   running: RunningTarget;
   db: Db;
+  /** The object store the server writes to, as the server sees it (null without one). */
+  blobs: BlobStore | null;
   admin: AdminClient;
   /** Everything the server logged so far, as JSON lines. */
   logs(): string;
@@ -85,6 +89,12 @@ export async function startTestServer(
     dataDir?: string;
   } = {},
 ): Promise<TestServer> {
+  if (testWorld() === "fleet") {
+    const inProcessOnly = (["target", "databaseUrl", "s3", "dataDir"] as const).filter((option) => options[option] !== undefined);
+    if (inProcessOnly.length > 0) throw new Error(`${inProcessOnly.join(", ")}: in-process servers only; mark the test describeInProcess or describeWithEngines`);
+    const { startFleetTestServer } = await import("./fleet-world");
+    return startFleetTestServer(options.env === undefined ? {} : { env: options.env });
+  }
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   // On the embedded stand-ins every engine lives in a data directory of its own; an explicit
@@ -129,18 +139,38 @@ export async function startTestServer(
     logger: createLogger({ level: config.logLevel, destination }),
     print: (text) => printedChunks.push(text),
   });
-  const admin = createAdminClient({ baseUrl: url, adminToken: TEST_ADMIN_TOKEN });
-  const client = (apiKey?: string) => createMailstopClient({ baseUrl: url, ...(apiKey === undefined ? {} : { apiKey }) });
-  return {
+  return testServerHandle({
     url,
     smtp: running.context.smtpPorts ?? null,
     s3,
     config,
     running,
     db: running.context.db!,
-    admin,
+    blobs: running.context.blobs ?? null,
     logs: () => logChunks.join(""),
     printed: () => printedChunks.join("\n"),
+    async stop() {
+      await running.stop();
+      await ownS3?.stop();
+      if (ownDataDir !== null) rmSync(ownDataDir, { recursive: true, force: true });
+    },
+  });
+}
+
+/** A TestServer around a started mailstop, wherever it runs: adds the admin and API clients. */
+export function testServerHandle(
+  parts: Omit<TestServer, "running" | "admin" | "client" | "bootstrap"> & { running: RunningTarget | null },
+): TestServer {
+  const admin = createAdminClient({ baseUrl: parts.url, adminToken: TEST_ADMIN_TOKEN });
+  const client = (apiKey?: string) => createMailstopClient({ baseUrl: parts.url, ...(apiKey === undefined ? {} : { apiKey }) });
+  const { running, ...rest } = parts;
+  return {
+    ...rest,
+    get running(): RunningTarget {
+      if (running === null) throw new Error("this server runs in other processes (the fleet world): a test of its internals is describeInProcess");
+      return running;
+    },
+    admin,
     client,
     async bootstrap(body = {}) {
       const { data, error } = await admin.POST("/admin/v1/bootstrap", { body: { project_key: uniqueProjectKey(), ...body } });
@@ -154,11 +184,6 @@ export async function startTestServer(
         smtp: data.smtp,
         client: client(data.api_key),
       };
-    },
-    async stop() {
-      await running.stop();
-      await ownS3?.stop();
-      if (ownDataDir !== null) rmSync(ownDataDir, { recursive: true, force: true });
     },
   };
 }

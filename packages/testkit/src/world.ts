@@ -1,22 +1,36 @@
 /**
- * Which engines this test run uses: `engines` (PostgreSQL, Redis and an S3 server) or
- * `embedded` (the monolith's stand-ins: PGlite, a directory, in-process messaging). The jest
- * project sets it, so one test definition runs in both worlds.
+ * Which mailstop this test run talks to, set by the jest project so one test definition runs
+ * in every world:
+ * - `engines`: the monolith in the test's process on PostgreSQL, Redis and an S3 server;
+ * - `embedded`: the monolith in the test's process on its stand-ins (PGlite, a directory,
+ *   in-process messaging);
+ * - `fleet`: the four services as separate processes on the real engines behind nginx.
  */
-export type TestWorld = "engines" | "embedded";
+export type TestWorld = "engines" | "embedded" | "fleet";
 
 export const TEST_WORLD_ENV = "MAILSTOP_TEST_WORLD";
 
 export function testWorld(): TestWorld {
-  return process.env[TEST_WORLD_ENV] === "embedded" ? "embedded" : "engines";
+  const world = process.env[TEST_WORLD_ENV];
+  return world === "embedded" || world === "fleet" ? world : "engines";
 }
 
 /**
- * A describe block that needs the real engines (a shared Redis between processes, an engine a
- * test stops, a second PostgreSQL database). On the embedded stand-ins it is skipped, and the
- * skip says why in the test report.
+ * A describe block that runs only on the in-process monolith with the real engines (a second
+ * waiter sharing its Redis, an engine the test stops, a PostgreSQL database of its own).
+ * Elsewhere it is skipped, and the skip says why in the test report.
  */
 export function describeWithEngines(name: string, reason: string, body: () => void): void {
   if (testWorld() === "engines") describe(name, body);
-  else describe.skip(`${name} [real engines only: ${reason}]`, body);
+  else describe.skip(`${name} [in-process on real engines only: ${reason}]`, body);
+}
+
+/**
+ * A describe block that needs the server in the test's own process (its internals, or a
+ * server it stops itself): it runs in the `engines` and `embedded` worlds and is skipped, with
+ * its reason, in the `fleet` world.
+ */
+export function describeInProcess(name: string, reason: string, body: () => void): void {
+  if (testWorld() !== "fleet") describe(name, body);
+  else describe.skip(`${name} [in-process only: ${reason}]`, body);
 }

@@ -60,7 +60,7 @@ export async function provisionProject(db: Db, config: Config, request: Provisio
       project_key: project.key,
       api_key: apiKey.key,
       api_key_id: apiKey.id,
-      smtp: { host: config.captureHost, port: config.smtp.capturePort, ...smtp },
+      smtp: { host: config.captureHost, port: config.smtp.capturePublicPort, ...smtp },
     };
   });
 }

@@ -6,6 +6,7 @@ import {
   type TestServer,
   TestEventStream,
   createFreshDatabase,
+  describeInProcess,
   describeWithEngines,
   dropDatabase,
   rawRequest,
@@ -84,7 +85,7 @@ describe("a stream closed by the server", () => {
   });
 });
 
-describe("a slow consumer", () => {
+describeInProcess("a slow consumer", "it publishes on the server's own bus, and nginx's buffers would stand between the client and the waiter", () => {
   let server: TestServer;
   let project: TestProject;
   const HEARTBEAT_S = 1;
@@ -193,7 +194,7 @@ describeWithEngines("a stream whose read fails", "the test breaks a PostgreSQL d
   });
 });
 
-describe("shutting down", () => {
+describeInProcess("shutting down", "it stops its own server (the fleet's SIGTERM is tested in packages/runtime)", () => {
   it("ends open streams, so the server stops instead of waiting on them", async () => {
     const server = await startTestServer({ mail: true });
     const project = await server.bootstrap();
