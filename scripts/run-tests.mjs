@@ -1,9 +1,15 @@
-// Runs the test projects this machine can run. The unit and `embedded` projects need nothing
-// but Node.js; the `integration` project needs PostgreSQL and Redis (or a Docker engine for
-// testcontainers). Without them it is skipped, saying so and why, except under CI, where a
-// missing engine is a failure: CI must run both worlds.
+// Runs the test projects this machine can run, in every world it can:
+// - `unit` and `embedded` (the monolith on its stand-ins) need nothing but Node.js;
+// - `integration` (the monolith on PostgreSQL, Redis and an S3 server) needs PostgreSQL and
+//   Redis, or a Docker engine for testcontainers;
+// - `fleet` (the four services as processes behind nginx) needs the same engines and nginx; it
+//   runs as a jest run of its own, after the others, because its global setup starts the fleet.
+// A world this machine cannot run is skipped, saying so and why, except under CI, where a
+// missing engine or nginx is a failure: CI must run every world.
 import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
 import { createConnection } from "node:net";
+import { delimiter, join } from "node:path";
 
 function listens(url) {
   const { hostname, port } = new URL(url);
@@ -36,19 +42,34 @@ async function missingEngines() {
   return missing;
 }
 
+function nginxMissing() {
+  const dirs = [...(process.env.PATH ?? "").split(delimiter), "/usr/sbin", "/usr/local/sbin"];
+  return dirs.some((dir) => dir !== "" && existsSync(join(dir, "nginx"))) ? [] : ["nginx is not installed (Debian: apt-get install nginx-light)"];
+}
+
+/** Runs jest on `projects`; PGlite needs --experimental-vm-modules inside jest's module sandbox. */
+function jest(projects, extra) {
+  const args = ["--experimental-vm-modules", "--disable-warning=ExperimentalWarning", "node_modules/jest/bin/jest.js", ...extra, "--selectProjects", ...projects];
+  return spawnSync(process.execPath, args, { stdio: "inherit" }).status ?? 1;
+}
+
 const extra = process.argv.slice(2);
-const missing = await missingEngines();
-let projects = ["unit", "integration", "embedded"];
-if (missing.length > 0) {
+const skipped = [];
+/** A world that cannot run here: a failure under CI, a reported skip elsewhere. */
+function unavailable(world, reasons) {
+  if (reasons.length === 0) return false;
   if (process.env.CI) {
-    console.error(`tests: the real-engine run cannot start under CI: ${missing.join("; ")}`);
+    console.error(`tests: the ${world} run cannot start under CI: ${reasons.join("; ")}`);
     process.exit(1);
   }
-  console.log(`tests: real-engine run (project integration) SKIPPED: ${missing.join("; ")}; running unit and embedded only.`);
-  projects = ["unit", "embedded"];
+  skipped.push(`${world} SKIPPED: ${reasons.join("; ")}`);
+  console.log(`tests: ${world} SKIPPED: ${reasons.join("; ")}`);
+  return true;
 }
-// --experimental-vm-modules: PGlite loads its WebAssembly through a dynamic import, which
-// jest's module sandbox permits only with it.
-const jest = spawnSync(process.execPath, ["--experimental-vm-modules", "--disable-warning=ExperimentalWarning", "node_modules/jest/bin/jest.js", ...extra, "--selectProjects", ...projects], { stdio: "inherit" });
-if (missing.length > 0) console.log(`tests: reminder, the real-engine run was skipped: ${missing.join("; ")}.`);
-process.exit(jest.status ?? 1);
+
+const engines = await missingEngines();
+const projects = unavailable("real-engine run (project integration)", engines) ? ["unit", "embedded"] : ["unit", "integration", "embedded"];
+let status = jest(projects, extra);
+if (status === 0 && !unavailable("split-fleet run (project fleet)", [...engines, ...nginxMissing()])) status = jest(["fleet"], extra);
+if (skipped.length > 0) console.log(`tests: reminder, not run on this machine: ${skipped.join(" | ")}.`);
+process.exit(status);
