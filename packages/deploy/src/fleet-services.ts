@@ -89,7 +89,18 @@ export function containerHealthcheck(service: FleetService): string[] | null {
   }
 }
 
-/** A Kubernetes probe action for a service (liveness and, until a readiness route exists, readiness). */
+/** The route an HTTP service answers 200 on once its engines answer (503 naming what is not ready). */
+export const READINESS_PATH = "/ready";
+
+/**
+ * A service's Kubernetes readiness action: the HTTP services' /ready checks their engines; the
+ * others take no HTTP traffic through a Service to hold back, so their liveness action serves.
+ */
+export function kubernetesReadinessAction(service: FleetService): Record<string, unknown> | null {
+  return service.health.kind === "http" ? { httpGet: { path: READINESS_PATH, port: service.health.port } } : kubernetesProbeAction(service);
+}
+
+/** A Kubernetes liveness (and startup) probe action for a service. */
 export function kubernetesProbeAction(service: FleetService): Record<string, unknown> | null {
   const { health } = service;
   switch (health.kind) {

@@ -58,7 +58,7 @@ describe("first start of the monolithic target (OPERATOR.md)", () => {
       const smtp = SMTP.exec(printed);
       expect(smtp).not.toBeNull();
       const [, host, port, username, password] = smtp!;
-      expect({ host, port }).toEqual({ host: "capture.mailstop.test", port: "2587" });
+      expect({ host, port }).toEqual({ host: "capture.mailstop.test", port: String(server.config.smtp.capturePublicPort) });
 
       const check = await authCheck(server, apiKey);
       expect(check.status).toBe(200);

@@ -51,6 +51,8 @@ export interface RuntimeContext {
   blobs?: BlobStore;
   /** Set by the messaging module: Redis and BullMQ, or their in-process stand-ins. */
   messaging?: Messaging;
+  /** Set by the runner: the names of the started modules whose `ready()` is false (their engines unreachable). */
+  notReady?: () => Promise<string[]>;
   /** Set by the smtp-edge module once it listens. */
   smtpPorts?: { receiving: number; capture: number };
 }

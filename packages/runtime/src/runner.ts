@@ -70,6 +70,11 @@ export async function startTarget(target: Target, options: StartOptions): Promis
     throw error;
   }
   logger.info({ target, modules: modules.map((m) => m.name) }, "mailstop started");
+  const notReady = async () => {
+    const states = await Promise.all(modules.map((m) => m.ready().catch(() => false)));
+    return modules.filter((_, index) => !states[index]).map((m) => m.name);
+  };
+  context.notReady = notReady;
 
   let stopping: Promise<void> | undefined;
   const address = context.httpAddress;
@@ -78,7 +83,7 @@ export async function startTarget(target: Target, options: StartOptions): Promis
     modules,
     context,
     httpUrl: address === undefined ? null : `http://${address.host.includes(":") ? `[${address.host}]` : address.host}:${address.port}`,
-    ready: async () => (await Promise.all(modules.map((m) => m.ready()))).every(Boolean),
+    ready: async () => (await notReady()).length === 0,
     stop: () => {
       stopping ??= stopAll(modules, logger);
       return stopping;

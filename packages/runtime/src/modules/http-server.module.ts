@@ -2,8 +2,25 @@ import { once } from "node:events";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { type HttpContribution, createHttpApp, healthRoute } from "@mailstop/http";
+import { MailstopError } from "@mailstop/core";
 import { publicDocument } from "@mailstop/openapi";
 import { type RuntimeContext, type ServiceModule, requireDb } from "../module";
+
+/**
+ * GET /ready, for orchestrators (Kubernetes readiness probes, load balancers): 200 once every
+ * module of this target is started and its engines answer, else 503 naming the modules that
+ * are not. Not an API operation (like /health it needs no key), so outside the OpenAPI document.
+ */
+function mountReadiness(app: Parameters<NonNullable<HttpContribution["setup"]>>[0], context: RuntimeContext): void {
+  app.get("/ready", (_req, res, next) => {
+    (context.notReady?.() ?? Promise.resolve(["starting"]))
+      .then((waiting) => {
+        if (waiting.length === 0) return void res.json({ status: "ready" });
+        next(new MailstopError("internal", `Not ready: ${waiting.join(", ")}.`, { status: 503, details: { not_ready: waiting } }));
+      })
+      .catch(next);
+  });
+}
 
 /**
  * The one HTTP listener of an HTTP-serving target. It starts after the modules that add
@@ -15,7 +32,7 @@ export function httpServerModule(context: RuntimeContext): ServiceModule {
     name: "http-server",
     async start() {
       const { config } = context;
-      const health: HttpContribution = { document: publicDocument(), routes: [healthRoute(config)] };
+      const health: HttpContribution = { document: publicDocument(), routes: [healthRoute(config)], setup: (app) => mountReadiness(app, context) };
       const app = createHttpApp({
         db: requireDb(context),
         region: config.region,

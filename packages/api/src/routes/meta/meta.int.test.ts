@@ -47,6 +47,14 @@ const SPEC_ROUTES: ReadonlyArray<[method: string, path: string, scope: string | 
   ["get", "/v1/retention", "unspecified", undefined],
 ];
 
+describe("GET /ready", () => {
+  it("answers 200 once every module is started and its engines answer, without a key", async () => {
+    const { status, json } = await rawRequest(server.url, "GET", "/ready");
+    expect(status).toBe(200);
+    expect(json).toEqual({ status: "ready" });
+  });
+});
+
 describe("GET /health", () => {
   it("is exactly { status, brand, region, time } with an x-request-id", async () => {
     const before = Date.now();
@@ -85,6 +93,9 @@ describe("GET /health", () => {
       expect(isolated.logs()).toContain(requestId);
 
       expect((await rawRequest(isolated.url, "GET", "/health")).status).toBe(200);
+      // Readiness does look at the engines: this server is not ready without its database.
+      const ready = expectError(await rawRequest(isolated.url, "GET", "/ready"), { status: 503, code: "internal", retryable: true });
+      expect(ready.details).toEqual({ not_ready: ["database"] });
     } finally {
       await isolated.stop();
     }
