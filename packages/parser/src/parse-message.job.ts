@@ -1,10 +1,11 @@
 import { METRICS, MailstopError, RETENTION_SECONDS, captureTag, inboxAddress, newId, periodStart } from "@mailstop/core";
 import { blobKeys } from "@mailstop/blob-store";
-import { type Labels, type MessageParts, type ParsedContent, type StoredCopy, ensureInbox, revealMessage, storeMessageCopies } from "@mailstop/db";
+import { type Labels, type MessageParts, type ParsedContent, type StoredCopy, ensureInbox, revealMessage, storeMessageBatch } from "@mailstop/db";
 import { type Delivery, type ParseMessageJob, PermanentJobError, type PublishArrivalJob } from "@mailstop/messaging";
 import { buildContent, headerBlock, unparsedContent } from "./content";
 import type { ParserDeps } from "./deps";
 import { readMessage } from "./read-message";
+import { StoreBatcher } from "./store-batcher";
 
 /** The capture inbox of a recipient, created on first use with `labels.recipient`. */
 async function captureInbox(deps: ParserDeps, delivery: Delivery, recipient: string): Promise<string> {
@@ -91,10 +92,11 @@ export function publishArrivalJob(deps: ParserDeps) {
 /**
  * The parse-message job: per project of the transaction, parse the raw source, store one copy
  * per recipient inbox in one transaction, meter it, then announce the arrivals. Retried or
- * duplicated jobs store nothing twice (see storeMessageCopies) and announce again, which
- * waiters tolerate.
+ * duplicated jobs store nothing twice (see storeMessageBatch) and announce again, which
+ * waiters tolerate. The jobs running at once in this process commit together (StoreBatcher).
  */
 export function parseMessageJob(deps: ParserDeps) {
+  const batcher = new StoreBatcher((inputs) => storeMessageBatch(deps.db, inputs));
   return async (job: ParseMessageJob): Promise<void> => {
     const receivedAt = new Date(job.received_at);
     for (const delivery of job.deliveries) {
@@ -103,7 +105,7 @@ export function parseMessageJob(deps: ParserDeps) {
       const recipients = await Promise.all(
         delivery.recipients.map(async (recipient) => ({ ...recipient, inboxId: recipient.inbox_id ?? (await captureInbox(deps, delivery, recipient.address)) })),
       );
-      const copies = await storeMessageCopies(deps.db, {
+      const copies = await batcher.store({
         projectId: delivery.project_id,
         kind: job.kind,
         rawKey: delivery.raw_key,
