@@ -1,5 +1,6 @@
 /**
- * pnpm bench [--quick] [--only ingest,connect,arrival-wait,held-waits,held-streams,reads] [--profile]
+ * pnpm bench [--quick] [--only=ingest,connect,arrival-wait,held-waits,held-streams,reads]
+ *            [--targets=mailstop,ceiling,floor,maildev] [--profile]
  *
  * Starts mailstop (monolithic target on PostgreSQL, Redis and an s3rver) and the comparison
  * servers (bare smtp-server discarding: the ceiling; the same with fsync: the durable floor;
@@ -64,7 +65,8 @@ function parseArgs(argv: string[]) {
   const profile = argv.includes("--profile");
   const only = argv.find((a) => a.startsWith("--only="))?.slice("--only=".length).split(",");
   for (const name of only ?? []) if (!(SCENARIOS as readonly string[]).includes(name)) throw new Error(`unknown scenario ${name}; one of ${SCENARIOS.join(", ")}`);
-  return { quick, profile, only: new Set<string>(only ?? SCENARIOS) };
+  const targets = argv.find((a) => a.startsWith("--targets="))?.slice("--targets=".length).split(",");
+  return { quick, profile, only: new Set<string>(only ?? SCENARIOS), targets: new Set<string>(targets ?? ["ceiling", "floor", "maildev", "mailstop"]) };
 }
 
 /** The PostgreSQL server of DATABASE_URL without its database name (the bench makes its own). */
@@ -103,7 +105,8 @@ async function main(): Promise<void> {
   const mailstop = targets[0] as MailstopTarget;
   const maildev = targets[3] as Awaited<ReturnType<typeof startMaildev>>;
   const byName = Object.fromEntries(targets.map((t) => [t.name, t])) as Record<TargetName, Target>;
-  const order: TargetName[] = ["ceiling", "floor", "maildev", "mailstop"];
+  // --targets narrows the comparison (for profiling one server); mailstop and MailDev still start.
+  const order = (["ceiling", "floor", "maildev", "mailstop"] as const).filter((name) => args.targets.has(name));
 
   const rows: Row[] = [];
   const details: Record<string, unknown> = {};
