@@ -1,7 +1,7 @@
 import { createDatabase, migrateToLatest } from "@mailstop/db";
 import { createFreshDatabase } from "./databases";
 import pg from "pg";
-import { createConnection } from "node:net";
+import { tcpAnswers } from "@mailstop/deploy";
 import { randomBytes } from "node:crypto";
 import { LOCAL_POSTGRES_URL, LOCAL_REDIS_URL, RUN_DATABASE_ENV, RUN_ID_ENV, RUN_REDIS_ENV, RUN_SERVER_ENV, dockerIsAvailable, givenDatabaseUrl, givenRedisUrl } from "./engines";
 
@@ -26,20 +26,7 @@ export interface RunState {
 }
 
 /** True when something accepts TCP connections at `url`'s host and port. */
-function listens(url: string): Promise<boolean> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve) => {
-    const socket = createConnection({ host: hostname, port: Number(port) });
-    const settle = (answer: boolean) => {
-      socket.destroy();
-      resolve(answer);
-    };
-    socket.setTimeout(2000);
-    socket.once("connect", () => settle(true));
-    socket.once("error", () => settle(false));
-    socket.once("timeout", () => settle(false));
-  });
-}
+const listens = (url: string): Promise<boolean> => tcpAnswers(new URL(url).hostname, Number(new URL(url).port), 2000);
 
 /** Redis for this run: REDIS_URL, else a testcontainers Redis when Docker answers, else the local one. */
 async function runRedis(stopContainers: (() => Promise<void>)[]): Promise<string> {

@@ -1,15 +1,14 @@
 import { randomBytes } from "node:crypto";
-import { once } from "node:events";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createServer } from "node:net";
 import { Writable } from "node:stream";
 import { type AdminClient, type MailstopClient, createAdminClient, createMailstopClient } from "@mailstop/client";
 import type { Scope } from "@mailstop/core";
 import { type Config, loadConfig } from "@mailstop/config";
 import type { BlobStore } from "@mailstop/blob-store";
 import type { Db } from "@mailstop/db";
+import { freePort } from "@mailstop/deploy";
 import { createLogger } from "@mailstop/logging";
 import { type RunningTarget, type Target, startTarget } from "@mailstop/runtime";
 import { runDatabaseUrl, runRedisPrefix, runRedisUrl } from "./engines";
@@ -19,16 +18,8 @@ import { type TestS3, startTestS3 } from "./s3";
 /** The admin token every test server is started with. */
 export const TEST_ADMIN_TOKEN = "test-admin-token-0123456789abcdef0123456789";
 
-/** A free TCP port on the loopback interface. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const { port } = server.address() as { port: number };
-  server.close();
-  await once(server, "close");
-  return port;
-}
+/** A free TCP port on the loopback interface (the fleet's own helper, one implementation). */
+export { freePort };
 
 const suffix = () => randomBytes(5).toString("hex");
 
