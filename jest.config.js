@@ -29,7 +29,8 @@ const FLEET = ["<rootDir>/packages/api/src/**/*.int.test.ts", "<rootDir>/package
 
 /** @type {import('jest').Config} */
 module.exports = {
-  testTimeout: 30000,
+  // Generous: a 2-core CI runner starts PGlite, s3rver and whole fleets while other files run.
+  testTimeout: 60000,
   projects: [
     { ...shared, displayName: "unit", testMatch: ["**/src/**/*.test.ts"], testPathIgnorePatterns: ["/node_modules/", "\\.int\\.test\\.ts$"] },
     {
@@ -39,7 +40,14 @@ module.exports = {
       globalSetup: "<rootDir>/packages/testkit/src/global-setup.ts",
       globalTeardown: "<rootDir>/packages/testkit/src/global-teardown.ts",
     },
-    { ...shared, displayName: "embedded", testMatch: BOTH_WORLDS, setupFiles: ["<rootDir>/packages/testkit/src/embedded-world.setup.ts"] },
+    {
+      ...shared,
+      displayName: "embedded",
+      testMatch: BOTH_WORLDS,
+      setupFiles: ["<rootDir>/packages/testkit/src/embedded-world.setup.ts"],
+      globalSetup: "<rootDir>/packages/testkit/src/embedded-global-setup.ts",
+      globalTeardown: "<rootDir>/packages/testkit/src/embedded-global-teardown.ts",
+    },
     {
       ...shared,
       displayName: "fleet",

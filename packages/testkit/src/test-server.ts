@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
@@ -12,6 +12,7 @@ import { freePort } from "@mailstop/deploy";
 import { createLogger } from "@mailstop/logging";
 import { type RunningTarget, type Target, startTarget } from "@mailstop/runtime";
 import { runDatabaseUrl, runRedisPrefix, runRedisUrl } from "./engines";
+import { PGLITE_TEMPLATE_ENV } from "./embedded-global-setup";
 import { testWorld } from "./world";
 import { type TestS3, startTestS3 } from "./s3";
 
@@ -94,6 +95,8 @@ export async function startTestServer(
   const embedded = testWorld() === "embedded";
   const ownDataDir = options.dataDir === undefined ? mkdtempSync(join(tmpdir(), "mailstop-test-")) : null;
   const dataDir = options.dataDir ?? ownDataDir!;
+  const template = process.env[PGLITE_TEMPLATE_ENV];
+  if (embedded && ownDataDir !== null && template) cpSync(template, join(ownDataDir, "pglite"), { recursive: true });
   const ownS3 = options.s3 === undefined && options.mail && !embedded ? await startTestS3() : null;
   const s3 = options.s3 ?? ownS3;
   const target = options.target ?? (options.mail || embedded ? "all" : "api");
