@@ -1,0 +1,37 @@
+import { loadConfig } from "@mailstop/config";
+import { planTarget } from "./targets";
+
+const ENGINES = {
+  DATABASE_URL: "postgres://db.example/mailstop",
+  REDIS_URL: "redis://redis.example:6379",
+  S3_ENDPOINT: "http://s3.example:9000",
+};
+
+describe("planTarget", () => {
+  it("runs the monolith on a stand-in for each engine not configured, and on the others' real engines", () => {
+    expect(planTarget("all", loadConfig({})).embedded).toEqual(["database", "object-store", "messaging"]);
+    expect(planTarget("all", loadConfig({ DATABASE_URL: ENGINES.DATABASE_URL })).embedded).toEqual(["object-store", "messaging"]);
+    expect(planTarget("all", loadConfig(ENGINES)).embedded).toEqual([]);
+  });
+
+  it("starts the monolith's modules in dependency order, whatever its engines", () => {
+    for (const env of [{}, ENGINES]) {
+      expect(planTarget("all", loadConfig(env)).order).toEqual(["database", "first-start", "object-store", "messaging", "parser", "smtp-edge", "waiter", "api", "http-server"]);
+    }
+  });
+
+  it("refuses a split target whose engine is missing, naming the setting", () => {
+    expect(() => planTarget("waiter", loadConfig({}))).toThrow(/DATABASE_URL.*only target all runs on embedded stand-ins/);
+    expect(() => planTarget("parser", loadConfig({ DATABASE_URL: ENGINES.DATABASE_URL, REDIS_URL: ENGINES.REDIS_URL }))).toThrow(/S3_ENDPOINT/);
+    expect(() => planTarget("smtp-edge", loadConfig({ DATABASE_URL: ENGINES.DATABASE_URL, S3_ENDPOINT: ENGINES.S3_ENDPOINT }))).toThrow(/REDIS_URL/);
+    expect(planTarget("parser", loadConfig(ENGINES))).toEqual({ order: ["database", "object-store", "messaging", "parser"], skipped: [], embedded: [] });
+  });
+
+  it("lets the api serve without an object store, reporting what it left out", () => {
+    expect(planTarget("api", loadConfig({ DATABASE_URL: ENGINES.DATABASE_URL }))).toEqual({
+      order: ["database", "api", "http-server"],
+      skipped: [{ module: "object-store", missing: ["S3_ENDPOINT"] }],
+      embedded: [],
+    });
+  });
+});
