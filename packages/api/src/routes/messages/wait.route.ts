@@ -7,6 +7,7 @@ import { requireInbox } from "../../inboxes/inbox.service";
 import { type Mismatch, explainMismatch, timeoutHint } from "../../messages/explain-mismatch";
 import { messageFilterFrom } from "../../messages/message-filter";
 import { toMessageView } from "../../messages/message.view";
+import { onAbort } from "../../stream/on-abort";
 
 export interface WaiterDeps extends ApiDeps {
   bus: Bus;
@@ -129,7 +130,7 @@ export const waitRoute = ({ db, config, blobs, bus, slots, shutdown }: WaiterDep
     res.once("close", onClose);
     // A waiter going down ends its waits at once, so the HTTP listener can close without
     // cutting them; the client retries (to another waiter in a fleet).
-    shutdown.addEventListener("abort", onClose, { once: true });
+    const forgetShutdown = onAbort(shutdown, onClose);
 
     const matched = async (record: MessageRecord) => ({
       status: 200 as const,
@@ -179,7 +180,7 @@ export const waitRoute = ({ db, config, blobs, bus, slots, shutdown }: WaiterDep
       };
     } finally {
       res.off("close", onClose);
-      shutdown.removeEventListener("abort", onClose);
+      forgetShutdown();
       await Promise.all([unsubscribe(), slot.release()]);
     }
   });

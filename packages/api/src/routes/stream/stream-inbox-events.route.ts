@@ -7,6 +7,7 @@ import { streamRoute } from "../../deps";
 import { requireInbox } from "../../inboxes/inbox.service";
 import { SseResponse } from "../../stream/sse-response";
 import { decodeStreamCursor, encodeStreamCursor } from "../../stream/stream-cursor";
+import { onAbort } from "../../stream/on-abort";
 import { StreamFollower } from "../../stream/stream-follower";
 import type { WaiterDeps } from "../messages/wait.route";
 
@@ -60,6 +61,7 @@ export const streamInboxEventsRoute = ({ db, config, logger, bus, shutdown }: Wa
     const unsubscribe = await bus.subscribeArrivals(inbox.id, () => follower?.poke());
     const timers: NodeJS.Timeout[] = [];
     const onShutdown = () => sse.end();
+    let forgetShutdown = () => undefined as void;
     try {
       const start = resumeAfter ?? (await latestStreamSeq(db, projectId, inbox.id));
       follower = new StreamFollower(start, {
@@ -81,13 +83,13 @@ export const streamInboxEventsRoute = ({ db, config, logger, bus, shutdown }: Wa
       timers.push(setTimeout(() => sse.close("max_duration"), config.stream.maxDurationSeconds * 1000));
       const tokenExpiresAt = auth.streamToken?.expiresAt;
       if (tokenExpiresAt !== undefined) timers.push(setTimeout(() => sse.close("token_expired"), tokenExpiresAt.getTime() - Date.now()));
-      shutdown.addEventListener("abort", onShutdown, { once: true });
+      forgetShutdown = onAbort(shutdown, onShutdown);
       if (shutdown.aborted) onShutdown();
       await sse.done;
     } finally {
       follower?.stop();
       for (const timer of timers) clearTimeout(timer);
-      shutdown.removeEventListener("abort", onShutdown);
+      forgetShutdown();
       await unsubscribe();
     }
     return undefined;
