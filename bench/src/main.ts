@@ -203,6 +203,15 @@ async function main(): Promise<void> {
         target: { text: "≤ 2,000 ms", pass: result.wakeAllMs <= 2000 && result.matched === result.waits },
       });
       rows.push({ scenario: `${n} held waits: event-loop delay p99`, unit: "ms", values: { mailstop: result.eventLoopDelayP99Ms }, note: `max ${result.eventLoopDelayMaxMs} ms while held` });
+      // The same on a split waiter process (`--target waiter`), as a fleet holds them.
+      const split = await heldWaits(mailstop, { ...plan.heldWaits, via: await mailstop.startWaiter() });
+      details["held-waits.split-waiter"] = split;
+      rows.push({
+        scenario: `  same on a split waiter process: RSS / wake all`,
+        unit: "MB",
+        values: { mailstop: split.rssHeldBytes / MB },
+        note: `${(split.rssIdleBytes / MB).toFixed(0)} MB before the waits; all woken in ${split.wakeAllMs.toFixed(0)} ms (${split.matched} matched); event-loop delay p99 ${split.eventLoopDelayP99Ms} ms`,
+      });
     });
 
     await scenario("held-streams", async () => {
@@ -221,6 +230,14 @@ async function main(): Promise<void> {
         unit: "ms",
         values: { mailstop: result.deliveryP50Ms },
         note: `max ${result.deliveryMaxMs.toFixed(1)} ms over ${result.deliveries} frames (${result.streams / result.inboxes} streams per inbox)`,
+      });
+      const split = await heldStreams(mailstop, { ...plan.heldStreams, via: await mailstop.startWaiter() });
+      details["held-streams.split-waiter"] = split;
+      rows.push({
+        scenario: `  same on a split waiter process: RSS`,
+        unit: "MB",
+        values: { mailstop: split.rssHeldBytes / MB },
+        note: `${(split.rssIdleBytes / MB).toFixed(0)} MB before; 250 → frame p50 ${split.deliveryP50Ms.toFixed(1)} ms, max ${split.deliveryMaxMs.toFixed(1)} ms`,
       });
     });
 

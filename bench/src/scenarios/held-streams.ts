@@ -5,7 +5,7 @@ import { SENDER, message } from "../lib/mail";
 import { rssOf } from "../lib/proc";
 import { SmtpClient } from "../lib/smtp-client";
 import { median, sleep, until } from "../lib/stats";
-import type { MailstopTarget } from "../targets/mailstop";
+import type { MailstopTarget, ServerProcess } from "../targets/mailstop";
 
 export interface HeldStreamsResult {
   streams: number;
@@ -18,6 +18,8 @@ export interface HeldStreamsResult {
   deliveryMaxMs: number;
   deliveries: number;
 }
+
+const BATCH = 250;
 
 interface Stream {
   inbox: number;
@@ -33,17 +35,20 @@ interface Stream {
  * `arrivals` messages, one at a time to different inboxes, each timed from its 250 to its
  * `message` frame on every stream of its inbox.
  */
-export async function heldStreams(target: MailstopTarget, options: { streams: number; inboxes: number; arrivals: number }): Promise<HeldStreamsResult> {
+export async function heldStreams(target: MailstopTarget, options: { streams: number; inboxes: number; arrivals: number; via?: ServerProcess }): Promise<HeldStreamsResult> {
+  // The process that holds them: the monolith, or a split waiter beside it.
+  const via = options.via ?? target;
   const run = randomBytes(3).toString("hex");
   const inboxes = await Promise.all(Array.from({ length: options.inboxes }, (_, i) => target.createInbox(`streams.${run}-${i}`)));
-  const rssIdleBytes = rssOf(target.pid);
+  await via.collectGarbage();
+  const rssIdleBytes = rssOf(via.pid);
   const agent = unpooledAgent();
   const streams: Stream[] = [];
   const started = performance.now();
   for (let i = 0; i < options.streams; i++) {
     const inbox = i % inboxes.length;
     const stream: Stream = { inbox, opened: false, onMessage: null, request: null as unknown as ClientRequest };
-    stream.request = request(`${target.url}/stream/v1/inboxes/${inboxes[inbox]!.id}/events`, { agent, headers: { authorization: `Bearer ${target.apiKey}` } }, (res) => {
+    stream.request = request(`${via.url}/stream/v1/inboxes/${inboxes[inbox]!.id}/events`, { agent, headers: { authorization: `Bearer ${target.apiKey}` } }, (res) => {
       res.setEncoding("utf8");
       res.on("data", (chunk: string) => {
         const at = performance.now();
@@ -55,12 +60,17 @@ export async function heldStreams(target: MailstopTarget, options: { streams: nu
     stream.request.on("error", () => undefined);
     stream.request.end();
     streams.push(stream);
-    if (i % 250 === 249) await sleep(25);
+    // In batches, each once the server has opened all but the last (see held-waits.ts).
+    if (i % BATCH === BATCH - 1) {
+      const opened = i + 1;
+      await until(async () => streams.filter((s) => s.opened).length >= opened - BATCH, `${opened - BATCH} streams open`, 60_000, 5);
+    }
   }
   await until(async () => streams.every((s) => s.opened), `${options.streams} streams open`, 120_000, 100);
   const openMs = performance.now() - started;
   await sleep(1000);
-  const rssHeldBytes = rssOf(target.pid);
+  await via.collectGarbage();
+  const rssHeldBytes = rssOf(via.pid);
 
   const smtp = await SmtpClient.connect(target.smtpPort);
   const delays: number[] = [];

@@ -4,7 +4,10 @@ import { SENDER, message } from "../lib/mail";
 import { rssOf } from "../lib/proc";
 import { openPool } from "../lib/smtp-client";
 import { sleep, until } from "../lib/stats";
-import type { MailstopTarget } from "../targets/mailstop";
+import type { MailstopTarget, ServerProcess } from "../targets/mailstop";
+
+/** Waits opened before checking that the server has caught up. */
+const BATCH = 250;
 
 export interface HeldWaitsResult {
   waits: number;
@@ -25,29 +28,54 @@ export interface HeldWaitsResult {
  * inbox's next arrival), all held by the one server process. Its RSS and event-loop delay are
  * read while they are held; then one message per inbox wakes them all.
  */
-export async function heldWaits(target: MailstopTarget, options: { waits: number; inboxes: number }): Promise<HeldWaitsResult> {
+export async function heldWaits(target: MailstopTarget, options: { waits: number; inboxes: number; via?: ServerProcess }): Promise<HeldWaitsResult> {
+  // The process that holds them: the monolith, or a split waiter beside it.
+  const via = options.via ?? target;
   const run = randomBytes(3).toString("hex");
   const inboxes = await Promise.all(Array.from({ length: options.inboxes }, (_, i) => target.createInbox(`held.${run}-${i}`)));
   const slotsKey = `${target.redisPrefix}:wait-slots:${target.projectId}`;
   const slotsBefore = await target.redis.zcard(slotsKey);
-  const rssIdleBytes = rssOf(target.pid);
+  await via.collectGarbage();
+  const rssIdleBytes = rssOf(via.pid);
   const agent = unpooledAgent();
+  // Settled at once, so a wait that fails (a reset connection) is counted, never an unhandled rejection.
   const responses: Array<Promise<{ status: number; body: { status: string }; at: number }>> = [];
-  // In batches: 10,000 connects at once would overflow the listen backlog and measure SYN retries.
+  const failures: string[] = [];
+  const held = async () => (await target.redis.zcard(slotsKey)) - slotsBefore;
+  // In batches, each once the server has taken in all but the last: 10,000 connects at once
+  // overflow the listen backlog (Node's is 511) and come back as resets, not as waits.
   for (let i = 0; i < options.waits; i++) {
+    if (i > 0 && i % BATCH === 0) {
+      const opened = i;
+      await until(async () => failures.length > 0 || (await held()) >= opened - BATCH, `${opened - BATCH} waits held`, 60_000, 5);
+    }
     const inbox = inboxes[i % inboxes.length]!;
-    responses.push(postJson(agent, `${target.url}/v1/messages/wait`, target.apiKey, { inbox: inbox.address, timeout_ms: 120_000 }));
-    if (i % 250 === 249) await sleep(25);
+    responses.push(
+      postJson<{ status: string }>(agent, `${via.url}/v1/messages/wait`, target.apiKey, { inbox: inbox.address, timeout_ms: 120_000 }).catch((error: Error) => {
+        failures.push(error.message);
+        return { status: 0, body: { status: "failed" }, at: Number.NaN };
+      }),
+    );
   }
   // Every wait holds a concurrency slot from before it subscribes until it ends.
-  await until(async () => (await target.redis.zcard(slotsKey)) - slotsBefore >= options.waits, `${options.waits} waits held`, 120_000, 100);
+  await until(
+    async () => {
+      if (failures.length > 0) throw new Error(`${failures.length} waits failed while opening, first: ${failures[0]}`);
+      return (await held()) >= options.waits;
+    },
+    `${options.waits} waits held`,
+    120_000,
+    100,
+  );
   await sleep(1000);
-  await target.probe(true);
+  await via.probe(true);
   await sleep(2000);
-  const probe = await target.probe();
-  const rssHeldBytes = rssOf(target.pid);
+  const probe = await via.probe();
+  await via.collectGarbage();
+  const rssHeldBytes = rssOf(via.pid);
 
   const pool = await openPool(target.smtpPort, 10);
+  return via.profilePhase("held-waits-wake", async () => {
   const firstSend = performance.now();
   let last250 = 0;
   let next = 0;
@@ -63,6 +91,7 @@ export async function heldWaits(target: MailstopTarget, options: { waits: number
   for (const client of pool) client.close();
   const settled = await Promise.all(responses);
   const allWoken = Math.max(...settled.map((r) => r.at));
+  if (failures.length > 0) throw new Error(`${failures.length} waits failed, first: ${failures[0]}`);
   agent.destroy();
   return {
     waits: options.waits,
@@ -75,4 +104,5 @@ export async function heldWaits(target: MailstopTarget, options: { waits: number
     wakeAfterLast250Ms: allWoken - last250,
     matched: settled.filter((r) => r.status === 200 && r.body.status === "matched").length,
   };
+  });
 }

@@ -10,7 +10,39 @@ const port = Number(process.env.BENCH_PROBE_PORT);
 if (port && isMainThread) {
   let histogram = monitorEventLoopDelay({ resolution: 10 });
   histogram.enable();
+  // /profile/start and /profile/stop?file=… take a V8 CPU profile of one phase of a scenario.
+  const { Session } = require("node:inspector");
+  const { writeFileSync } = require("node:fs");
+  let session = null;
+  const profiler = (request, response) => {
+    const url = new URL(request.url, "http://probe");
+    if (url.pathname === "/profile/start") {
+      session = new Session();
+      session.connect();
+      session.post("Profiler.enable", () => session.post("Profiler.start", () => response.end("{}")));
+      return true;
+    }
+    if (url.pathname === "/profile/stop" && session) {
+      session.post("Profiler.stop", (error, result) => {
+        if (!error) writeFileSync(url.searchParams.get("file"), JSON.stringify(result.profile));
+        session.disconnect();
+        session = null;
+        response.end(JSON.stringify({ error: error ? String(error) : null }));
+      });
+      return true;
+    }
+    return false;
+  };
+  // /gc: a full collection before a memory reading, so RSS shows what is held, not garbage
+  // that V8 has not collected yet (a scenario before may have left plenty).
+  require("node:v8").setFlagsFromString("--expose-gc");
+  const gc = require("node:vm").runInNewContext("gc");
   const server = createServer((request, response) => {
+    if (profiler(request, response)) return;
+    if (request.url === "/gc") {
+      gc();
+      gc();
+    }
     const ms = (ns) => Math.round(ns / 1e4) / 100;
     const body = {
       rss: process.memoryUsage().rss,

@@ -20,16 +20,33 @@ export interface MailstopOptions {
   cpuProfileDir?: string;
 }
 
-export interface MailstopTarget extends Target {
+/** One mailstop process: its HTTP origin, its pid, and the probe preloaded into it. */
+export interface ServerProcess {
+  /** "all" for the monolith, "waiter" for a split waiter beside it. */
+  role: "all" | "waiter";
+  url: string;
+  pid: number;
+  /** Memory and event-loop delay as the server process sees them; `reset` starts a new window. */
+  probe(reset?: boolean): Promise<{ rss: number; event_loop_delay_ms: { p50: number; p99: number; max: number } }>;
+  /** Runs a full garbage collection in the process (before a memory reading). */
+  collectGarbage(): Promise<void>;
+  /** With --profile: a CPU profile of the process during `phase` only. */
+  profilePhase<T>(phase: string, body: () => Promise<T>): Promise<T>;
+}
+
+export interface MailstopTarget extends Target, ServerProcess {
   url: string;
   apiKey: string;
   projectKey: string;
   projectId: string;
   redis: Redis;
   redisPrefix: string;
-  /** Memory and event-loop delay as the server process sees them; `reset` starts a new window. */
-  probe(reset?: boolean): Promise<{ rss: number; event_loop_delay_ms: { p50: number; p99: number; max: number } }>;
   createInbox(tag: string): Promise<{ id: string; address: string }>;
+  /**
+   * A split waiter (`mailstop serve --target waiter`) on the same engines, stopped with the
+   * target: what a fleet's waiter holds, apart from the other services' memory.
+   */
+  startWaiter(): Promise<ServerProcess>;
   /** Every message id of an inbox, through `GET /v1/messages` (pages of 200). */
   listIds(inbox: string): Promise<string[]>;
 }
@@ -71,30 +88,57 @@ export async function startMailstop(options: MailstopOptions): Promise<MailstopT
     children.push(s3);
     await waitForPort(s3, s3Port);
 
-    const nodeArgs = ["--require", PROBE, "--import", "tsx"];
-    if (options.cpuProfileDir) nodeArgs.push("--cpu-prof", "--cpu-prof-dir", options.cpuProfileDir);
-    const server = startChild("mailstop", process.execPath, [...nodeArgs, join(REPO, "packages/cli/src/main.ts"), "serve", "--target", "all"], {
-      cwd: REPO,
-      logDir: options.logDir,
-      env: {
-        DATABASE_URL: `${options.databaseServer}/${database}`,
-        REDIS_URL: options.redisUrl,
-        MAILSTOP_REDIS_PREFIX: redisPrefix,
-        S3_ENDPOINT: `http://127.0.0.1:${s3Port}`,
-        S3_ACCESS_KEY: "S3RVER",
-        S3_SECRET_KEY: "S3RVER",
-        MAILSTOP_ADMIN_TOKEN: adminToken,
-        MAILSTOP_HTTP_PORT: String(httpPort),
-        MAILSTOP_SMTP_PORT: String(smtpPort),
-        MAILSTOP_CAPTURE_PORT: String(capturePort),
-        MAILSTOP_HOST: "127.0.0.1",
-        BENCH_PROBE_PORT: String(probePort),
-      },
-    });
-    children.push(server);
-    const url = `http://127.0.0.1:${httpPort}`;
-    await waitForHttp(server, `${url}/health`, 120_000);
-    await waitForPort(server, smtpPort, 60_000);
+    /** Starts `mailstop serve --target <role>` with the probe preloaded, once it answers /health. */
+    async function spawnServer(role: "all" | "waiter", ports: { http: number; probe: number; smtp?: number; capture?: number }) {
+      const nodeArgs = ["--require", PROBE, "--import", "tsx"];
+      if (options.cpuProfileDir) nodeArgs.push("--cpu-prof", "--cpu-prof-dir", options.cpuProfileDir);
+      const child = startChild(role === "all" ? "mailstop" : "mailstop-waiter", process.execPath, [...nodeArgs, join(REPO, "packages/cli/src/main.ts"), "serve", "--target", role], {
+        cwd: REPO,
+        logDir: options.logDir,
+        env: {
+          DATABASE_URL: `${options.databaseServer}/${database}`,
+          REDIS_URL: options.redisUrl,
+          MAILSTOP_REDIS_PREFIX: redisPrefix,
+          S3_ENDPOINT: `http://127.0.0.1:${s3Port}`,
+          S3_ACCESS_KEY: "S3RVER",
+          S3_SECRET_KEY: "S3RVER",
+          MAILSTOP_ADMIN_TOKEN: adminToken,
+          MAILSTOP_HTTP_PORT: String(ports.http),
+          ...(ports.smtp ? { MAILSTOP_SMTP_PORT: String(ports.smtp), MAILSTOP_CAPTURE_PORT: String(ports.capture) } : {}),
+          MAILSTOP_HOST: "127.0.0.1",
+          BENCH_PROBE_PORT: String(ports.probe),
+        },
+      });
+      children.push(child);
+      const origin = `http://127.0.0.1:${ports.http}`;
+      await waitForHttp(child, `${origin}/health`, 120_000);
+      const processOf: ServerProcess = {
+        role,
+        url: origin,
+        pid: child.pid,
+        async probe(reset = false) {
+          return (await (await fetch(`http://127.0.0.1:${ports.probe}/${reset ? "reset" : ""}`)).json()) as Awaited<ReturnType<ServerProcess["probe"]>>;
+        },
+        async collectGarbage() {
+          await fetch(`http://127.0.0.1:${ports.probe}/gc`);
+        },
+        async profilePhase(phase, body) {
+          if (!options.cpuProfileDir) return body();
+          await fetch(`http://127.0.0.1:${ports.probe}/profile/start`);
+          try {
+            return await body();
+          } finally {
+            const file = join(options.cpuProfileDir, `${phase}.${role}.cpuprofile`);
+            await fetch(`http://127.0.0.1:${ports.probe}/profile/stop?file=${encodeURIComponent(file)}`);
+          }
+        },
+      };
+      return processOf;
+    }
+
+    const server = await spawnServer("all", { http: httpPort, probe: probePort, smtp: smtpPort, capture: capturePort });
+    await waitForPort(children[children.length - 1]!, smtpPort, 60_000);
+    const url = server.url;
 
     const project = await call<{ project_id: string; project_key: string; api_key: string }>(url, adminToken, "POST", "/admin/v1/bootstrap", {
       project_key: `bench${run}`,
@@ -106,15 +150,15 @@ export async function startMailstop(options: MailstopOptions): Promise<MailstopT
     const target: MailstopTarget = {
       name: "mailstop",
       smtpPort,
-      pid: server.pid,
-      url,
+      ...server,
       apiKey: project.api_key,
       projectKey: project.project_key,
       projectId: project.project_id,
       redis,
       redisPrefix,
-      async probe(reset = false) {
-        return (await (await fetch(`http://127.0.0.1:${probePort}/${reset ? "reset" : ""}`)).json()) as Awaited<ReturnType<MailstopTarget["probe"]>>;
+      async startWaiter() {
+        const [http, probe] = [await freePort(), await freePort()];
+        return spawnServer("waiter", { http, probe });
       },
       createInbox: (tag) => api<{ id: string; address: string }>("POST", "/v1/inboxes", { tag }),
       async listIds(inbox) {
