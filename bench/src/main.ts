@@ -37,7 +37,7 @@ const PLANS = {
     concurrencies: [1, 10, 50],
     connectSends: 200,
     connectMaxMs: 10_000,
-    arrival: { lanes: 5, perLane: 100 },
+    arrival: { lanes: 5, perLane: 100, maxMs: 12_000 },
     backgroundPerSecond: 500,
     heldWaits: { waits: 10_000, inboxes: 100 },
     heldStreams: { streams: 10_000, inboxes: 100, arrivals: 10 },
@@ -48,7 +48,7 @@ const PLANS = {
     concurrencies: [1, 10, 50],
     connectSends: 10,
     connectMaxMs: 2000,
-    arrival: { lanes: 2, perLane: 3 },
+    arrival: { lanes: 2, perLane: 3, maxMs: 5000 },
     backgroundPerSecond: 100,
     heldWaits: { waits: 200, inboxes: 10 },
     heldStreams: { streams: 200, inboxes: 10, arrivals: 2 },
@@ -96,7 +96,19 @@ async function main(): Promise<void> {
     startMaildev(logDir),
   ]);
   const targets = started.flatMap((s) => (s.status === "fulfilled" ? [s.value] : []));
-  const stopAll = () => Promise.all(targets.map((t) => t.stop().catch((error: unknown) => log(`stopping ${t.name}: ${String(error)}`))));
+  let stopping: Promise<unknown> | null = null;
+  const stopAll = () => (stopping ??= Promise.all(targets.map((t) => t.stop().catch((error: unknown) => log(`stopping ${t.name}: ${String(error)}`)))));
+  // Interrupted or crashed: still stop the servers, drop the database and the Redis keys.
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    process.once(signal, () => {
+      log(`${signal}: stopping servers`);
+      void stopAll().finally(() => process.exit(130));
+    });
+  }
+  process.once("uncaughtException", (error) => {
+    log(`uncaught: ${error.stack ?? String(error)}`);
+    void stopAll().finally(() => process.exit(1));
+  });
   const failedToStart = started.find((s) => s.status === "rejected");
   if (failedToStart) {
     await stopAll();
