@@ -1,4 +1,3 @@
-import { setMaxListeners } from "node:events";
 import { waiterHttpContributions } from "@mailstop/api";
 import { type RuntimeContext, type ServiceModule, requireDb, requireMessaging } from "../module";
 
@@ -6,8 +5,6 @@ import { type RuntimeContext, type ServiceModule, requireDb, requireMessaging } 
 export function waiterModule(context: RuntimeContext): ServiceModule {
   const messaging = requireMessaging(context);
   const shutdown = new AbortController();
-  // Every held wait and open stream listens for the shutdown: thousands, by design.
-  setMaxListeners(0, shutdown.signal);
   context.http.push(
     ...waiterHttpContributions({
       db: requireDb(context),
