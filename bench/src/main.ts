@@ -66,7 +66,7 @@ function parseArgs(argv: string[]) {
   const only = argv.find((a) => a.startsWith("--only="))?.slice("--only=".length).split(",");
   for (const name of only ?? []) if (!(SCENARIOS as readonly string[]).includes(name)) throw new Error(`unknown scenario ${name}; one of ${SCENARIOS.join(", ")}`);
   const targets = argv.find((a) => a.startsWith("--targets="))?.slice("--targets=".length).split(",");
-  return { quick, profile, only: new Set<string>(only ?? SCENARIOS), targets: new Set<string>(targets ?? ["ceiling", "floor", "maildev", "mailstop"]) };
+  return { quick, profile, only: new Set<string>(only ?? SCENARIOS), targets: new Set<string>(targets ?? ["ceiling", "floor", "maildev", "mailstop-dir", "mailstop"]) };
 }
 
 /** The PostgreSQL server of DATABASE_URL without its database name (the bench makes its own). */
@@ -91,6 +91,7 @@ async function main(): Promise<void> {
   log(`${mode} run; starting mailstop (PostgreSQL, Redis, s3rver), the ceiling, the durable floor and MailDev (logs in ${logDir})`);
   const started = await Promise.allSettled([
     startMailstop({ logDir, databaseServer: databaseServer(), redisUrl: process.env.REDIS_URL ?? "redis://127.0.0.1:6379", cpuProfileDir: profileDir }),
+    startMailstop({ logDir, databaseServer: databaseServer(), redisUrl: process.env.REDIS_URL ?? "redis://127.0.0.1:6379", objectStore: "directory" }),
     startSink("ceiling", logDir),
     startSink("floor", logDir),
     startMaildev(logDir),
@@ -115,10 +116,11 @@ async function main(): Promise<void> {
     throw (failedToStart as PromiseRejectedResult).reason;
   }
   const mailstop = targets[0] as MailstopTarget;
-  const maildev = targets[3] as Awaited<ReturnType<typeof startMaildev>>;
+  const mailstopDir = targets[1] as MailstopTarget;
+  const maildev = targets[4] as Awaited<ReturnType<typeof startMaildev>>;
   const byName = Object.fromEntries(targets.map((t) => [t.name, t])) as Record<TargetName, Target>;
   // --targets narrows the comparison (for profiling one server); mailstop and MailDev still start.
-  const order = (["ceiling", "floor", "maildev", "mailstop"] as const).filter((name) => args.targets.has(name));
+  const order = (["ceiling", "floor", "maildev", "mailstop-dir", "mailstop"] as const).filter((name) => args.targets.has(name));
 
   const rows: Row[] = [];
   const details: Record<string, unknown> = {};
@@ -182,17 +184,28 @@ async function main(): Promise<void> {
     });
 
     await scenario("arrival-wait", async () => {
-      const runs: Array<[string, ArrivalWaitResult]> = [
-        ["idle", await arrivalToWait(mailstop, { ...plan.arrival, backgroundPerSecond: 0 })],
-        ["background", await arrivalToWait(mailstop, { ...plan.arrival, backgroundPerSecond: plan.backgroundPerSecond })],
+      const runs: Array<[string, ArrivalWaitResult, ArrivalWaitResult | null]> = [
+        ["idle", await arrivalToWait(mailstop, { ...plan.arrival, backgroundPerSecond: 0 }), args.targets.has("mailstop-dir") ? await arrivalToWait(mailstopDir, { ...plan.arrival, backgroundPerSecond: 0 }) : null],
+        [
+          "background",
+          await arrivalToWait(mailstop, { ...plan.arrival, backgroundPerSecond: plan.backgroundPerSecond }),
+          args.targets.has("mailstop-dir") ? await arrivalToWait(mailstopDir, { ...plan.arrival, backgroundPerSecond: plan.backgroundPerSecond }) : null,
+        ],
       ];
-      for (const [when, result] of runs) {
+      for (const [when, result, dir] of runs) {
         details[`arrival-wait.${when}`] = result;
+        details[`arrival-wait.${when}.directory-store`] = dir;
         const note = `${result.samples} sends, ${result.missed} missed, max ${result.maxMs.toFixed(1)} ms${when === "background" ? `, background ${result.backgroundPerSecond.toFixed(0)} msg/s` : ""}`;
         const label = when === "idle" ? "idle" : `under ${plan.backgroundPerSecond} msg/s ingest`;
-        rows.push({ scenario: `arrival → wait p50, ${label}`, unit: "ms", values: { mailstop: result.p50Ms }, note, target: { text: "≤ 5 ms", pass: result.p50Ms <= 5 } });
+        rows.push({ scenario: `arrival → wait p50, ${label}`, unit: "ms", values: { mailstop: result.p50Ms, "mailstop-dir": dir?.p50Ms ?? null }, note, target: { text: "≤ 5 ms", pass: result.p50Ms <= 5 } });
         const limit = when === "idle" ? 20 : 50;
-        rows.push({ scenario: `arrival → wait p99, ${label}`, unit: "ms", values: { mailstop: result.p99Ms }, target: { text: `≤ ${limit} ms`, pass: result.p99Ms <= limit && result.missed === 0 } });
+        rows.push({
+          scenario: `arrival → wait p99, ${label}`,
+          unit: "ms",
+          values: { mailstop: result.p99Ms, "mailstop-dir": dir?.p99Ms ?? null },
+          note: dir ? `directory store: ${dir.samples} sends, ${dir.missed} missed${when === "background" ? `, background ${dir.backgroundPerSecond.toFixed(0)} msg/s` : ""}` : "",
+          target: { text: `≤ ${limit} ms`, pass: result.p99Ms <= limit && result.missed === 0 },
+        });
       }
     });
 

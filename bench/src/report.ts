@@ -1,6 +1,6 @@
 import { TARGET_LABELS, type TargetName } from "./targets/target";
 
-export const COLUMNS: TargetName[] = ["mailstop", "ceiling", "floor", "maildev"];
+export const COLUMNS: TargetName[] = ["mailstop", "mailstop-dir", "ceiling", "floor", "maildev"];
 
 /** One line of the table: a figure per server, and mailstop's target when it has one. */
 export interface Row {

@@ -18,6 +18,12 @@ export interface MailstopOptions {
   redisUrl: string;
   /** Writes a V8 CPU profile of the server into this directory when it stops. */
   cpuProfileDir?: string;
+  /**
+   * "s3" (default): an s3rver of its own. "directory": no S3_ENDPOINT, so the monolith keeps
+   * objects in its data directory (its embedded object store) while PostgreSQL and Redis stay
+   * real, which shows how much of a figure is the S3 stand-in's.
+   */
+  objectStore?: "s3" | "directory";
 }
 
 /** One mailstop process: its HTTP origin, its pid, and the probe preloaded into it. */
@@ -63,7 +69,8 @@ export async function startMailstop(options: MailstopOptions): Promise<MailstopT
   const redisPrefix = `mailstop-bench-${run}`;
   const adminToken = randomBytes(24).toString("hex");
   const [httpPort, smtpPort, capturePort, s3Port, probePort] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
-  const s3Directory = await mkdtemp(join(tmpdir(), "mailstop-bench-s3-"));
+  const objectStore = options.objectStore ?? "s3";
+  const s3Directory = await mkdtemp(join(tmpdir(), objectStore === "s3" ? "mailstop-bench-s3-" : "mailstop-bench-data-"));
   const children: Child[] = [];
   const redis = new Redis(options.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 2 });
 
@@ -84,24 +91,29 @@ export async function startMailstop(options: MailstopOptions): Promise<MailstopT
   }
 
   try {
-    const s3 = startChild("s3rver", process.execPath, ["--import", "tsx", S3_SERVER, String(s3Port), s3Directory], { logDir: options.logDir });
-    children.push(s3);
-    await waitForPort(s3, s3Port);
+    if (objectStore === "s3") {
+      const s3 = startChild("s3rver", process.execPath, ["--import", "tsx", S3_SERVER, String(s3Port), s3Directory], { logDir: options.logDir });
+      children.push(s3);
+      await waitForPort(s3, s3Port);
+    }
+    const objectEnv =
+      objectStore === "s3"
+        ? { S3_ENDPOINT: `http://127.0.0.1:${s3Port}`, S3_ACCESS_KEY: "S3RVER", S3_SECRET_KEY: "S3RVER" }
+        : { MAILSTOP_DATA_DIR: s3Directory };
 
     /** Starts `mailstop serve --target <role>` with the probe preloaded, once it answers /health. */
     async function spawnServer(role: "all" | "waiter", ports: { http: number; probe: number; smtp?: number; capture?: number }) {
       const nodeArgs = ["--require", PROBE, "--import", "tsx"];
       if (options.cpuProfileDir) nodeArgs.push("--cpu-prof", "--cpu-prof-dir", options.cpuProfileDir);
-      const child = startChild(role === "all" ? "mailstop" : "mailstop-waiter", process.execPath, [...nodeArgs, join(REPO, "packages/cli/src/main.ts"), "serve", "--target", role], {
+      const logName = `${objectStore === "s3" ? "mailstop" : "mailstop-dir"}${role === "all" ? "" : "-waiter"}`;
+      const child = startChild(logName, process.execPath, [...nodeArgs, join(REPO, "packages/cli/src/main.ts"), "serve", "--target", role], {
         cwd: REPO,
         logDir: options.logDir,
         env: {
           DATABASE_URL: `${options.databaseServer}/${database}`,
           REDIS_URL: options.redisUrl,
           MAILSTOP_REDIS_PREFIX: redisPrefix,
-          S3_ENDPOINT: `http://127.0.0.1:${s3Port}`,
-          S3_ACCESS_KEY: "S3RVER",
-          S3_SECRET_KEY: "S3RVER",
+          ...objectEnv,
           MAILSTOP_ADMIN_TOKEN: adminToken,
           MAILSTOP_HTTP_PORT: String(ports.http),
           ...(ports.smtp ? { MAILSTOP_SMTP_PORT: String(ports.smtp), MAILSTOP_CAPTURE_PORT: String(ports.capture) } : {}),
@@ -167,7 +179,7 @@ export async function startMailstop(options: MailstopOptions): Promise<MailstopT
     await warmUp(url);
 
     const target: MailstopTarget = {
-      name: "mailstop",
+      name: objectStore === "s3" ? "mailstop" : "mailstop-dir",
       smtpPort,
       ...server,
       apiKey: project.api_key,

@@ -1,8 +1,9 @@
 /** The servers the benchmark compares, each started by the benchmark itself. */
-export type TargetName = "mailstop" | "ceiling" | "floor" | "maildev";
+export type TargetName = "mailstop" | "mailstop-dir" | "ceiling" | "floor" | "maildev";
 
 export const TARGET_LABELS: Record<TargetName, string> = {
   mailstop: "mailstop",
+  "mailstop-dir": "mailstop, directory store",
   ceiling: "ceiling (smtp-server, discard)",
   floor: "durable floor (smtp-server + fsync)",
   maildev: "MailDev",
