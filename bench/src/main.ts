@@ -287,7 +287,7 @@ async function main(): Promise<void> {
       const auth = { authorization: `Bearer ${mailstop.apiKey}` };
       const rate = 1000;
       const one = {
-        mailstop: await readLoad(`${mailstop.url}/v1/messages/${ids[100]}`, auth, { rate, connections: 20, durationS: plan.readsS }),
+        mailstop: await mailstop.profilePhase("reads-get", () => readLoad(`${mailstop.url}/v1/messages/${ids[100]}`, auth, { rate, connections: 20, durationS: plan.readsS })),
         maildev: await readLoad(`${maildev.webUrl}/email/${maildevOne.id}`, {}, { rate, connections: 20, durationS: plan.readsS }),
       };
       details["reads.get"] = one;
@@ -343,7 +343,9 @@ async function main(): Promise<void> {
   };
   const text = renderText(report);
   process.stdout.write(`\n${text}\n\n`);
-  const stem = mode === "quick" ? "quick" : "latest";
+  // A narrowed run (--only, --targets) never replaces the full run's table.
+  const narrowed = process.argv.some((a) => a.startsWith("--only=") || a.startsWith("--targets="));
+  const stem = mode === "quick" ? "quick" : narrowed ? "partial" : "latest";
   await writeFile(join(resultsDir, `${stem}.json`), `${JSON.stringify(report, null, 2)}\n`);
   await writeFile(join(resultsDir, `${stem}.md`), renderMarkdown(report));
   log(`wrote ${join(resultsDir, `${stem}.json`)} and ${stem}.md in ${report.duration_s.toFixed(0)} s`);

@@ -49,8 +49,8 @@ for (const [id, time] of self) {
   const { functionName, url, lineNumber } = node.callFrame;
   const key = `${functionName || "(anonymous)"} ${url.replace(/^.*node_modules\/\.pnpm\//, "").replace(/^file:\/\/.*\/work\/main\//, "")}:${lineNumber + 1}`;
   byFunction.set(key, (byFunction.get(key) ?? 0) + time);
-  const pkg = packageOf(url) === "" ? functionName : packageOf(url);
-  byPackage.set(functionName === "(idle)" ? "(idle)" : functionName === "(garbage collector)" ? "(garbage collector)" : pkg, (byPackage.get(pkg) ?? 0) + time);
+  const pkg = functionName === "(idle)" || functionName === "(garbage collector)" ? functionName : packageOf(url);
+  byPackage.set(pkg, (byPackage.get(pkg) ?? 0) + time);
 }
 const pct = (t: number) => `${((100 * t) / total).toFixed(1).padStart(5)}%`;
 const busy = total - (byPackage.get("(idle)") ?? 0);
