@@ -1,6 +1,6 @@
 /**
  * pnpm bench [--quick] [--only=ingest,connect,arrival-wait,held-waits,held-streams,reads]
- *            [--targets=mailstop,ceiling,floor,maildev] [--profile]
+ *            [--targets=mailstop,mailstop-dir,ceiling,floor,maildev] [--profile] [--keep-database]
  *
  * Starts mailstop (monolithic target on PostgreSQL, Redis and an s3rver) and the comparison
  * servers (bare smtp-server discarding: the ceiling; the same with fsync: the durable floor;
@@ -63,10 +63,11 @@ const log = (line: string) => process.stderr.write(`bench: ${line}\n`);
 function parseArgs(argv: string[]) {
   const quick = argv.includes("--quick");
   const profile = argv.includes("--profile");
+  const keepDatabase = argv.includes("--keep-database");
   const only = argv.find((a) => a.startsWith("--only="))?.slice("--only=".length).split(",");
   for (const name of only ?? []) if (!(SCENARIOS as readonly string[]).includes(name)) throw new Error(`unknown scenario ${name}; one of ${SCENARIOS.join(", ")}`);
   const targets = argv.find((a) => a.startsWith("--targets="))?.slice("--targets=".length).split(",");
-  return { quick, profile, only: new Set<string>(only ?? SCENARIOS), targets: new Set<string>(targets ?? ["ceiling", "floor", "maildev", "mailstop-dir", "mailstop"]) };
+  return { quick, profile, keepDatabase, only: new Set<string>(only ?? SCENARIOS), targets: new Set<string>(targets ?? ["ceiling", "floor", "maildev", "mailstop-dir", "mailstop"]) };
 }
 
 /** The PostgreSQL server of DATABASE_URL without its database name (the bench makes its own). */
@@ -90,7 +91,13 @@ async function main(): Promise<void> {
 
   log(`${mode} run; starting mailstop (PostgreSQL, Redis, s3rver), the ceiling, the durable floor and MailDev (logs in ${logDir})`);
   const started = await Promise.allSettled([
-    startMailstop({ logDir, databaseServer: databaseServer(), redisUrl: process.env.REDIS_URL ?? "redis://127.0.0.1:6379", cpuProfileDir: profileDir }),
+    startMailstop({
+      logDir,
+      databaseServer: databaseServer(),
+      redisUrl: process.env.REDIS_URL ?? "redis://127.0.0.1:6379",
+      cpuProfileDir: profileDir,
+      keepDatabase: args.keepDatabase,
+    }),
     startMailstop({ logDir, databaseServer: databaseServer(), redisUrl: process.env.REDIS_URL ?? "redis://127.0.0.1:6379", objectStore: "directory" }),
     startSink("ceiling", logDir),
     startSink("floor", logDir),

@@ -24,6 +24,8 @@ export interface MailstopOptions {
    * real, which shows how much of a figure is the S3 stand-in's.
    */
   objectStore?: "s3" | "directory";
+  /** Leaves the database in place at the end (its name is printed), for EXPLAIN ANALYZE. */
+  keepDatabase?: boolean;
 }
 
 /** One mailstop process: its HTTP origin, its pid, and the probe preloaded into it. */
@@ -79,7 +81,12 @@ export async function startMailstop(options: MailstopOptions): Promise<MailstopT
     await rm(s3Directory, { recursive: true, force: true });
     const pg = new Client({ connectionString: `${options.databaseServer}/postgres` });
     await pg.connect();
-    await pg.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`).finally(() => pg.end());
+    if (options.keepDatabase) {
+      await pg.end();
+      process.stderr.write(`bench: kept database ${options.databaseServer}/${database}; drop it when done\n`);
+    } else {
+      await pg.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`).finally(() => pg.end());
+    }
     await redis.connect().catch(() => undefined);
     let cursor = "0";
     do {
