@@ -38,6 +38,8 @@ const PLANS = {
     connectSends: 200,
     connectMaxMs: 10_000,
     arrival: { lanes: 5, perLane: 100, maxMs: 12_000 },
+    // Shorter: above what mailstop absorbs, every second of background is seconds of queue to drain.
+    arrivalBackgroundMs: 8000,
     backgroundPerSecond: 500,
     heldWaits: { waits: 10_000, inboxes: 100 },
     heldStreams: { streams: 10_000, inboxes: 100, arrivals: 10 },
@@ -49,6 +51,7 @@ const PLANS = {
     connectSends: 10,
     connectMaxMs: 2000,
     arrival: { lanes: 2, perLane: 3, maxMs: 5000 },
+    arrivalBackgroundMs: 3000,
     backgroundPerSecond: 100,
     heldWaits: { waits: 200, inboxes: 10 },
     heldStreams: { streams: 200, inboxes: 10, arrivals: 2 },
@@ -195,8 +198,10 @@ async function main(): Promise<void> {
         ["idle", await arrivalToWait(mailstop, { ...plan.arrival, backgroundPerSecond: 0 }), args.targets.has("mailstop-dir") ? await arrivalToWait(mailstopDir, { ...plan.arrival, backgroundPerSecond: 0 }) : null],
         [
           "background",
-          await arrivalToWait(mailstop, { ...plan.arrival, backgroundPerSecond: plan.backgroundPerSecond }),
-          args.targets.has("mailstop-dir") ? await arrivalToWait(mailstopDir, { ...plan.arrival, backgroundPerSecond: plan.backgroundPerSecond }) : null,
+          await arrivalToWait(mailstop, { ...plan.arrival, maxMs: plan.arrivalBackgroundMs, backgroundPerSecond: plan.backgroundPerSecond }),
+          args.targets.has("mailstop-dir")
+            ? await arrivalToWait(mailstopDir, { ...plan.arrival, maxMs: plan.arrivalBackgroundMs, backgroundPerSecond: plan.backgroundPerSecond })
+            : null,
         ],
       ];
       for (const [when, result, dir] of runs) {

@@ -105,7 +105,7 @@ async function startBackground(target: MailstopTarget, tag: string, perSecond: n
       for (const client of pool) client.close();
       const rate = (sent * 1000) / (performance.now() - started);
       // What was accepted but not parsed yet would slow the next scenario: wait it out.
-      await until(async () => (await inbox.visible()) >= sent, `${sent} background messages visible`, 180_000, 200);
+      await until(async () => (await inbox.visible()) >= sent, `${sent} background messages visible`, 120_000, 200);
       return rate;
     },
   };
