@@ -6,7 +6,7 @@ import { publicRoute } from "../../deps";
 import { requireInbox } from "../../inboxes/inbox.service";
 import { type Mismatch, explainMismatch, timeoutHint } from "../../messages/explain-mismatch";
 import { messageFilterFrom } from "../../messages/message-filter";
-import { toMessageView } from "../../messages/message.view";
+import { type MessageView, type ViewOptions, toMessageView } from "../../messages/message.view";
 import { onAbort } from "../../stream/on-abort";
 
 export interface WaiterDeps extends ApiDeps {
@@ -61,6 +61,32 @@ function arrivalMatching(db: Db, projectId: string, filter: MessageFilter, messa
 /** The arrival whatever its content, when it is readable (to explain a miss). */
 function arrivalReadable(db: Db, projectId: string, messageId: string): Promise<MessageRecord | null> {
   return readableChecks.ask(JSON.stringify([projectId, messageId]), () => findReadableMessage(db, projectId, messageId));
+}
+
+/**
+ * The view of an arrival, rendered once for every wait it matches with the same options. The
+ * record is shared by those waits (see SharedQuestions), so its views live exactly as long as
+ * it does; html, headers or raw slices are read from the object store once, not once per wait.
+ */
+const viewsOf = new WeakMap<MessageRecord, Map<string, Promise<MessageView>>>();
+
+function sharedView(record: MessageRecord, options: ViewOptions): Promise<MessageView> {
+  let views = viewsOf.get(record);
+  if (views === undefined) {
+    views = new Map();
+    viewsOf.set(record, views);
+  }
+  const key = JSON.stringify([[...options.formats].sort(), options.previewChars, options.origin]);
+  let view = views.get(key);
+  if (view === undefined) {
+    const rendering = toMessageView(record, options);
+    view = rendering;
+    views.set(key, rendering);
+    // A failed read is not kept: the next wait tries again.
+    const forget = views;
+    rendering.catch(() => forget.delete(key));
+  }
+  return view;
 }
 
 /** Arrivals of one inbox, queued until the wait looks at them; `next` resolves on the next one or `wake`. */
@@ -136,7 +162,7 @@ export const waitRoute = ({ db, config, blobs, bus, slots, shutdown }: WaiterDep
       status: 200 as const,
       body: {
         status: "matched" as const,
-        message: await toMessageView(record, { formats: body.format ?? [], previewChars: body.preview_chars, origin: config.http.publicUrl, blobs }),
+        message: await sharedView(record, { formats: body.format ?? [], previewChars: body.preview_chars, origin: config.http.publicUrl, blobs }),
         waited_ms: Date.now() - startedAt.getTime(),
       },
     });
