@@ -31,6 +31,9 @@ const FLEET = ["<rootDir>/packages/api/src/**/*.int.test.ts", "<rootDir>/package
 module.exports = {
   // Generous: a 2-core CI runner starts PGlite, s3rver and whole fleets while other files run.
   testTimeout: 60000,
+  // A worker whose heap outgrows this after a file is replaced (each embedded server holds a
+  // PGlite instance, whose WebAssembly memory the module sandbox can keep alive).
+  workerIdleMemoryLimit: "1536MB",
   projects: [
     { ...shared, displayName: "unit", testMatch: ["**/src/**/*.test.ts"], testPathIgnorePatterns: ["/node_modules/", "\\.int\\.test\\.ts$"] },
     {

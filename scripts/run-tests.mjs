@@ -47,9 +47,24 @@ function nginxMissing() {
   return dirs.some((dir) => dir !== "" && existsSync(join(dir, "nginx"))) ? [] : ["nginx is not installed (Debian: apt-get install nginx-light)"];
 }
 
-/** Runs jest on `projects`; PGlite needs --experimental-vm-modules inside jest's module sandbox. */
+/**
+ * Runs jest on `projects`. PGlite needs --experimental-vm-modules inside jest's module sandbox.
+ * Two workers, not jest's one-per-spare-core (one here, which means in band): the tests mostly
+ * wait on servers, and a worker is recycled when its heap grows (jest.config.js), where one
+ * process running every file keeps each file's PGlite and s3rver memory to the end. --forceExit:
+ * the last word goes to the run's result, not to a library's timer left behind in the runner.
+ */
 function jest(projects, extra) {
-  const args = ["--experimental-vm-modules", "--disable-warning=ExperimentalWarning", "node_modules/jest/bin/jest.js", ...extra, "--selectProjects", ...projects];
+  const args = [
+    "--experimental-vm-modules",
+    "--disable-warning=ExperimentalWarning",
+    "node_modules/jest/bin/jest.js",
+    "--maxWorkers=2",
+    "--forceExit",
+    ...extra,
+    "--selectProjects",
+    ...projects,
+  ];
   return spawnSync(process.execPath, args, { stdio: "inherit" }).status ?? 1;
 }
 
