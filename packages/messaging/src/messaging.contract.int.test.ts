@@ -1,7 +1,7 @@
 import { once } from "node:events";
 import { type Db, claimJobs, createDatabase, createEmbeddedDatabase, failedJobs, migrateToLatest } from "@mailstop/db";
 import { createLogger } from "@mailstop/logging";
-import { freePort, runDatabaseUrl, runRedisUrl, testWorld, uniqueRedisPrefix } from "@mailstop/testkit";
+import { createFreshDatabase, dropDatabase, freePort, runRedisUrl, runServerUrl, testWorld, uniqueRedisPrefix } from "@mailstop/testkit";
 import { Queue } from "bullmq";
 import type { Redis } from "ioredis";
 import { BullJobQueue, startBullWorker } from "./bull-job-queue";
@@ -74,8 +74,18 @@ function databaseAdapter(db: Db): QueueAdapter {
   };
 }
 
-const pglite = () => migrated(createEmbeddedDatabase(null));
-const postgres = () => migrated(createDatabase(runDatabaseUrl(), { maxConnections: 4 }));
+/** One database per file and engine (a PGlite takes seconds to start); each test uses its own job keys. */
+const memo = <T>(create: () => Promise<T>) => {
+  let value: Promise<T> | undefined;
+  return () => (value ??= create());
+};
+const pglite = memo(() => migrated(createEmbeddedDatabase(null)));
+// A database of its own: a monolith another file starts on the run's database has a worker on its jobs table.
+const postgres = memo(async () => {
+  const { name, url } = await createFreshDatabase(runServerUrl());
+  cleanups.unshift(() => dropDatabase(runServerUrl(), name));
+  return migrated(createDatabase(url, { maxConnections: 4 }));
+});
 
 /** The entries a world has: all of them with the real engines, the stand-ins' everywhere. */
 const inWorld = <T>(entries: { engines?: T[]; everywhere: T[] }): T[] => [...(engines ? (entries.engines ?? []) : []), ...entries.everywhere];
