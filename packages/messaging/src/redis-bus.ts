@@ -1,6 +1,10 @@
+import { once } from "node:events";
 import type { Redis } from "ioredis";
 import { type ArrivalEvent, CHANNELS } from "./catalog";
 import type { Bus } from "./bus";
+
+/** How long a subscribe waits for the subscriber connection before it fails (retryable). */
+const SUBSCRIBER_READY_TIMEOUT_MS = 5000;
 
 /**
  * The Bus on Redis pub/sub. One subscriber connection per process serves every subscription;
@@ -51,13 +55,27 @@ export class RedisBus implements Bus {
     return this.subscriber;
   }
 
+  /**
+   * The subscriber once its connection is ready. A SUBSCRIBE sent while ioredis still runs its
+   * ready check (INFO) puts the connection in subscriber mode first, and the check then fails
+   * with "Connection in subscriber mode": the first wait of a new process answered 500.
+   */
+  private async readySubscriber(): Promise<Redis> {
+    const subscriber = this.ensureSubscriber();
+    if (subscriber.status !== "ready") await once(subscriber, "ready", { signal: AbortSignal.timeout(SUBSCRIBER_READY_TIMEOUT_MS) });
+    return subscriber;
+  }
+
   async subscribeArrivals(inboxId: string, handler: (event: ArrivalEvent) => void): Promise<() => Promise<void>> {
     const channel = this.channel(inboxId);
     let listeners = this.handlers.get(channel);
     if (!listeners) {
       listeners = new Set();
       this.handlers.set(channel, listeners);
-      this.subscribed.set(channel, this.ensureSubscriber().subscribe(channel));
+      this.subscribed.set(
+        channel,
+        this.readySubscriber().then((subscriber) => subscriber.subscribe(channel)),
+      );
     }
     listeners.add(handler);
     try {
