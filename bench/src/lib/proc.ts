@@ -1,20 +1,11 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { createWriteStream, readFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { join } from "node:path";
 import { sleep, until } from "./stats";
 
-/** A free TCP port on the loopback interface. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const { port } = server.address() as { port: number };
-  server.close();
-  await once(server, "close");
-  return port;
-}
+/** A free TCP port on the loopback interface (the fleet's helper: one implementation). */
+export { freePort } from "@mailstop/deploy";
 
 /** A server process started by the benchmark, its output kept in a log file. */
 export interface Child {
