@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { MailstopError } from "@mailstop/core";
-import { type TestS3, startTestS3, testWorld } from "@mailstop/testkit";
+import { type TestS3, itWithEngines, startTestS3, testWorld } from "@mailstop/testkit";
 import { blobKeys } from "./blob-keys";
 import type { BlobStore } from "./blob-store";
 import { DirectoryBlobStore, SIGNED_DOWNLOAD_PATH, loadOrCreateSigningKey } from "./directory-blob-store";
@@ -156,7 +156,7 @@ describe.each(ADAPTERS)("BlobStore contract: %s", (_name, create) => {
 });
 
 describe("S3 specifics", () => {
-  (testWorld() === "engines" ? it : it.skip)("fails with storage_unavailable, retryable, when the server is down [real engines only]", async () => {
+  itWithEngines("fails with storage_unavailable, retryable, when the server is down", "the S3 adapter needs an S3 server; the embedded world has the directory store", async () => {
     const down = await startTestS3();
     const orphan = new S3BlobStore(down.settings);
     await orphan.ensureReady();

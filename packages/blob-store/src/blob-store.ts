@@ -1,4 +1,5 @@
 import type { Readable } from "node:stream";
+import { MailstopError } from "@mailstop/core";
 
 /**
  * The object store port: raw sources, decoded parts and attachments. Two adapters sit behind
@@ -23,4 +24,9 @@ export interface BlobStore {
   delete(keys: readonly string[]): Promise<void>;
   /** A short-lived URL that downloads the object without credentials. */
   presignGet(key: string, ttlSeconds: number, options?: { filename?: string; contentType?: string }): Promise<string>;
+}
+
+/** The typed failure of either adapter's store: `storage_unavailable`, retryable. */
+export function storageUnavailable(action: string, error: unknown): MailstopError {
+  return new MailstopError("storage_unavailable", `The object store could not ${action}; retry shortly.`, { cause: error });
 }

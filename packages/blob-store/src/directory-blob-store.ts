@@ -4,7 +4,7 @@ import { copyFile, link, mkdir, open, rename, rm, stat, unlink } from "node:fs/p
 import { dirname, join, sep } from "node:path";
 import type { Readable } from "node:stream";
 import { MailstopError } from "@mailstop/core";
-import type { BlobStore } from "./blob-store";
+import { type BlobStore, storageUnavailable } from "./blob-store";
 
 export interface DirectorySettings {
   /** Where the objects live; a key `a/b/c` is the file `<root>/a/b/c`. */
@@ -23,10 +23,6 @@ export interface SignedDownload {
   key: string;
   filename: string | null;
   contentType: string | null;
-}
-
-function unavailable(action: string, error: unknown): MailstopError {
-  return new MailstopError("storage_unavailable", `The object store could not ${action}; retry shortly.`, { cause: error });
 }
 
 const isMissing = (error: unknown) => (error as { code?: unknown }).code === "ENOENT";
@@ -76,7 +72,7 @@ export class DirectoryBlobStore implements BlobStore {
     try {
       await mkdir(this.settings.root, { recursive: true });
     } catch (error) {
-      throw unavailable(`create ${this.settings.root}`, error);
+      throw storageUnavailable(`create ${this.settings.root}`, error);
     }
   }
 
@@ -102,7 +98,7 @@ export class DirectoryBlobStore implements BlobStore {
     } catch (error) {
       await unlink(temporary).catch(() => undefined);
       if (error instanceof MailstopError) throw error;
-      throw unavailable("store an object", error);
+      throw storageUnavailable("store an object", error);
     }
     return { size };
   }
@@ -117,7 +113,7 @@ export class DirectoryBlobStore implements BlobStore {
       // link is a safe copy; a file system without links gets a real copy.
       await link(from, to).catch(() => copyFile(from, to));
     } catch (error) {
-      throw unavailable("copy an object", error);
+      throw storageUnavailable("copy an object", error);
     }
   }
 
@@ -129,7 +125,7 @@ export class DirectoryBlobStore implements BlobStore {
       return file.createReadStream();
     } catch (error) {
       if (isMissing(error)) return null;
-      throw unavailable("read an object", error);
+      throw storageUnavailable("read an object", error);
     }
   }
 
@@ -138,7 +134,7 @@ export class DirectoryBlobStore implements BlobStore {
       return { size: (await stat(this.path(key))).size };
     } catch (error) {
       if (isMissing(error)) return null;
-      throw unavailable("read an object", error);
+      throw storageUnavailable("read an object", error);
     }
   }
 
@@ -147,7 +143,7 @@ export class DirectoryBlobStore implements BlobStore {
     try {
       await rm(this.path(prefix.slice(0, -1)), { recursive: true, force: true });
     } catch (error) {
-      throw unavailable("delete objects", error);
+      throw storageUnavailable("delete objects", error);
     }
   }
 
@@ -155,7 +151,7 @@ export class DirectoryBlobStore implements BlobStore {
     try {
       await Promise.all(keys.map((key) => unlink(this.path(key)).catch((error) => (isMissing(error) ? undefined : Promise.reject(error)))));
     } catch (error) {
-      throw unavailable("delete objects", error);
+      throw storageUnavailable("delete objects", error);
     }
   }
 

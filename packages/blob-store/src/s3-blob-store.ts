@@ -1,7 +1,7 @@
 import type { Readable } from "node:stream";
 import { MailstopError } from "@mailstop/core";
 import { Client } from "minio";
-import type { BlobStore } from "./blob-store";
+import { type BlobStore, storageUnavailable } from "./blob-store";
 
 export interface S3Settings {
   endpoint: string;
@@ -15,10 +15,6 @@ const NOT_FOUND = new Set(["NoSuchKey", "NotFound", "NoSuchObject"]);
 
 function isNotFound(error: unknown): boolean {
   return NOT_FOUND.has(String((error as { code?: unknown }).code));
-}
-
-function unavailable(action: string, error: unknown): MailstopError {
-  return new MailstopError("storage_unavailable", `The object store could not ${action}; retry shortly.`, { cause: error });
 }
 
 /** S3's smallest part (all but the last); also the most this adapter holds of one body. */
@@ -80,7 +76,7 @@ export class S3BlobStore implements BlobStore {
       // on S3 and MinIO, BucketAlreadyExists on s3rver) mean it exists now, which is checked
       // rather than assumed (on AWS, BucketAlreadyExists can also mean another account's bucket).
       if (await this.client.bucketExists(this.bucket).catch(() => false)) return;
-      throw unavailable(`create bucket ${this.bucket}`, error);
+      throw storageUnavailable(`create bucket ${this.bucket}`, error);
     }
   }
 
@@ -101,7 +97,7 @@ export class S3BlobStore implements BlobStore {
     try {
       await this.client.putObject(this.bucket, key, bytes, bytes.length, { "Content-Type": contentType });
     } catch (error) {
-      throw unavailable("store an object", error);
+      throw storageUnavailable("store an object", error);
     }
     return { size: bytes.length };
   }
@@ -124,7 +120,7 @@ export class S3BlobStore implements BlobStore {
     } catch (error) {
       if (uploadId !== undefined) await this.client.abortMultipartUpload(this.bucket, key, uploadId).catch(() => undefined);
       if (error instanceof MailstopError) throw error;
-      throw unavailable("store an object", error);
+      throw storageUnavailable("store an object", error);
     }
   }
 
@@ -132,7 +128,7 @@ export class S3BlobStore implements BlobStore {
     try {
       await this.client.copyObject(this.bucket, target, `/${this.bucket}/${source}`);
     } catch (error) {
-      throw unavailable("copy an object", error);
+      throw storageUnavailable("copy an object", error);
     }
   }
 
@@ -141,7 +137,7 @@ export class S3BlobStore implements BlobStore {
       return await this.client.getObject(this.bucket, key);
     } catch (error) {
       if (isNotFound(error)) return null;
-      throw unavailable("read an object", error);
+      throw storageUnavailable("read an object", error);
     }
   }
 
@@ -150,7 +146,7 @@ export class S3BlobStore implements BlobStore {
       return { size: (await this.client.statObject(this.bucket, key)).size };
     } catch (error) {
       if (isNotFound(error)) return null;
-      throw unavailable("read an object", error);
+      throw storageUnavailable("read an object", error);
     }
   }
 
@@ -161,7 +157,7 @@ export class S3BlobStore implements BlobStore {
         if (item.name) keys.push(item.name);
       }
     } catch (error) {
-      throw unavailable("list objects", error);
+      throw storageUnavailable("list objects", error);
     }
     await this.delete(keys);
   }
@@ -173,9 +169,9 @@ export class S3BlobStore implements BlobStore {
       // minio reports per-key failures in the result (quiet mode), not by throwing.
       failures = (await this.client.removeObjects(this.bucket, [...keys])).filter((entry) => entry && "Error" in entry);
     } catch (error) {
-      throw unavailable("delete objects", error);
+      throw storageUnavailable("delete objects", error);
     }
-    if (failures.length > 0) throw unavailable("delete objects", failures);
+    if (failures.length > 0) throw storageUnavailable("delete objects", failures);
   }
 
   async presignGet(key: string, ttlSeconds: number, options: { filename?: string; contentType?: string } = {}): Promise<string> {
@@ -185,7 +181,7 @@ export class S3BlobStore implements BlobStore {
     try {
       return await this.client.presignedGetObject(this.bucket, key, ttlSeconds, headers);
     } catch (error) {
-      throw unavailable("sign a download", error);
+      throw storageUnavailable("sign a download", error);
     }
   }
 }

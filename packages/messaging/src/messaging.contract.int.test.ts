@@ -1,7 +1,7 @@
 import { once } from "node:events";
 import { type Db, claimJobs, createDatabase, createEmbeddedDatabase, failedJobs, migrateToLatest } from "@mailstop/db";
 import { createLogger } from "@mailstop/logging";
-import { createFreshDatabase, dropDatabase, freePort, runRedisUrl, runServerUrl, testWorld, uniqueRedisPrefix } from "@mailstop/testkit";
+import { createFreshDatabase, dropDatabase, freePort, itWithEngines, runRedisUrl, runServerUrl, testWorld, uniqueRedisPrefix } from "@mailstop/testkit";
 import { Queue } from "bullmq";
 import type { Redis } from "ioredis";
 import { BullJobQueue, startBullWorker } from "./bull-job-queue";
@@ -343,7 +343,7 @@ describe.each(
 });
 
 describe("BullMQ when Redis is unreachable", () => {
-  (engines ? it : it.skip)("fails an enqueue fast, not hanging [real engines only]", async () => {
+  itWithEngines("fails an enqueue fast, not hanging", "BullMQ is the Redis adapter; the embedded world has no Redis", async () => {
     const dead = `redis://127.0.0.1:${await freePort()}`;
     const queue = new BullJobQueue(redis("command", dead), uniqueRedisPrefix(), logger);
     const started = Date.now();

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { DirectoryBlobStore } from "@mailstop/blob-store";
 import { newId } from "@mailstop/core";
-import { type TestServer, type TestS3, eventually, expectError, smtpTransport, startTestS3, startTestServer, testWorld, uniqueTag } from "@mailstop/testkit";
+import { type TestServer, type TestS3, eventually, expectError, smtpTransport, startTestS3, startTestServer, itWithEngines, testWorld, uniqueTag } from "@mailstop/testkit";
 
 // The monolith in either world: on the embedded stand-ins everything lives under
 // MAILSTOP_DATA_DIR; with the real engines the data is theirs. Both keep mail across a restart.
@@ -94,6 +94,11 @@ describe("signed downloads of the directory object store", () => {
     expectError(await fetchJson(otherKey.toString()), { status: 403, code: "forbidden", retryable: false });
   });
 
+  it("answers 404 attachment_not_found when the signed object is gone", async () => {
+    const url = await store.presignGet("projects/prj_test/tx/gone/attachments/0", 60);
+    expectError(await fetchJson(url), { status: 404, code: "attachment_not_found", retryable: false });
+  });
+
   it("answers 403 forbidden once the URL has expired", async () => {
     const url = await store.presignGet(KEY, -1);
     const error = expectError(await fetchJson(url), { status: 403, code: "forbidden", retryable: false });
@@ -107,7 +112,7 @@ async function fetchJson(url: string): Promise<{ status: number; json: any }> {
 }
 
 describe("mixed settings", () => {
-  (testWorld() === "engines" ? it : it.skip)("a monolith given only DATABASE_URL receives mail on the other stand-ins [real engines only]", async () => {
+  itWithEngines("a monolith given only DATABASE_URL receives mail on the other stand-ins", "the mixed setting needs a PostgreSQL to name in DATABASE_URL", async () => {
     const server = await startTestServer({ target: "all" });
     try {
       expect(server.running.context.messaging?.kind).toBe("in-process");

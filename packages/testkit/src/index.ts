@@ -13,4 +13,4 @@ export const uniqueRedisPrefix = () => `${runRedisPrefix()}-${randomBytes(5).toS
 export { SmtpDialogue, smtpTransport, eventually, type SmtpResponse } from "./smtp";
 export { startTestRedis, type TestRedis } from "./redis";
 export { TestEventStream, type StreamFrame } from "./event-stream";
-export { testWorld, describeWithEngines, describeInProcess, TEST_WORLD_ENV, type TestWorld } from "./world";
+export { testWorld, describeWithEngines, describeInProcess, itWithEngines, itInProcess, TEST_WORLD_ENV, type TestWorld } from "./world";

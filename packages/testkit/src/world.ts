@@ -34,3 +34,15 @@ export function describeInProcess(name: string, reason: string, body: () => void
   if (testWorld() !== "fleet") describe(name, body);
   else describe.skip(`${name} [in-process only: ${reason}]`, body);
 }
+
+/** One test that runs only in the `engines` world; elsewhere skipped, its name saying why. */
+export function itWithEngines(name: string, reason: string, test: () => Promise<void>, timeoutMs?: number): void {
+  if (testWorld() === "engines") it(name, test, timeoutMs);
+  else it.skip(`${name} [in-process on real engines only: ${reason}]`, test, timeoutMs);
+}
+
+/** One test that needs the server in the test's own process; skipped, saying why, in the fleet world. */
+export function itInProcess(name: string, reason: string, test: () => Promise<void>, timeoutMs?: number): void {
+  if (testWorld() !== "fleet") it(name, test, timeoutMs);
+  else it.skip(`${name} [in-process only: ${reason}]`, test, timeoutMs);
+}

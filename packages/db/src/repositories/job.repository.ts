@@ -33,7 +33,7 @@ export async function insertJob(db: Db, job: NewJob): Promise<boolean> {
       payload: JSON.stringify(job.payload),
       max_attempts: job.maxAttempts,
       backoff_ms: job.backoffMs,
-      run_at: runAt as unknown as Date,
+      run_at: runAt,
     })
     .onConflict((conflict) => conflict.columns(["name", "job_key"]).where("job_key", "is not", null).doNothing())
     .executeTakeFirst();

@@ -1,5 +1,5 @@
 import { publicDocument } from "@mailstop/openapi";
-import { type TestProject, type TestServer, expectError, rawRequest, startTestServer, testWorld } from "@mailstop/testkit";
+import { type TestProject, type TestServer, expectError, rawRequest, itInProcess, startTestServer } from "@mailstop/testkit";
 
 let server: TestServer;
 let project: TestProject;
@@ -72,7 +72,7 @@ describe("GET /health", () => {
     expect(status).toBe(200);
   });
 
-  (testWorld() === "fleet" ? it.skip : it)("touches no database: it keeps answering 200 after the pool is destroyed, while an authenticated route fails with 500 internal [in-process only: it destroys the server's own pool]", async () => {
+  itInProcess("touches no database: it keeps answering 200 after the pool is destroyed, while an authenticated route fails with 500 internal", "it destroys the server's own database pool", async () => {
     const isolated = await startTestServer();
     try {
       const tenant = await isolated.bootstrap();
