@@ -29,6 +29,8 @@ const FLEET = ["<rootDir>/packages/api/src/**/*.int.test.ts", "<rootDir>/package
 
 /** @type {import('jest').Config} */
 module.exports = {
+  // Every skipped test is listed with its reason at the end of a run (scripts/skipped-tests-reporter.cjs).
+  reporters: ["default", "<rootDir>/scripts/skipped-tests-reporter.cjs"],
   // Generous: a 2-core CI runner starts PGlite, s3rver and whole fleets while other files run.
   testTimeout: 60000,
   // A worker whose heap outgrows this after a file is replaced (each embedded server holds a
