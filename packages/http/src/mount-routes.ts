@@ -5,7 +5,7 @@ import { type OpenApiDocument, buildValidators } from "@mailstop/openapi";
 import { authenticate, authenticateKeyOrStreamToken, bearerToken } from "./authenticate";
 import { rethrowBodyError } from "./json-body";
 import { requestIdOf } from "./request-id";
-import type { RouteDefinition } from "./route";
+import { EncodedJson, type RouteDefinition } from "./route";
 
 /** A set of routes and the OpenAPI document that defines their method, path and rules. */
 export interface RouteSet {
@@ -60,6 +60,13 @@ export function mountRoutes(router: Router, set: RouteSet, options: MountOptions
       const reply = await route.handle({ ...valid, auth, requestId: requestIdOf(res), req, res });
       if (reply === undefined) return;
       for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, value);
+      if (reply.body instanceof EncodedJson) {
+        res.statusCode = reply.status;
+        res.setHeader("content-type", "application/json; charset=utf-8");
+        res.setHeader("content-length", reply.body.bytes.length);
+        res.end(reply.body.bytes);
+        return;
+      }
       res.status(reply.status).json(reply.body);
     });
   }

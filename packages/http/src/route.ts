@@ -9,9 +9,26 @@ export type BodyOf<O> = O extends { requestBody?: infer B } ? JsonOf<NonNullable
 export type QueryOf<O> = O extends { parameters: { query?: infer Q } } ? NonNullable<Q> : Record<string, never>;
 /** The path parameters an operation declares. */
 export type PathOf<O> = O extends { parameters: { path?: infer P } } ? NonNullable<P> : Record<string, never>;
-/** The JSON replies (status and body) an operation declares for 200 and 201. */
+/**
+ * A JSON body already encoded, typed as the value it encodes. A route that answers many
+ * requests with the same document (every wait one arrival matches) encodes it once and sends
+ * the same bytes to each, instead of stringifying and encoding it once per response. Sent as
+ * is, with its length and no ETag.
+ */
+export class EncodedJson<T> {
+  /** Never set: ties the bytes to the type they encode. */
+  declare readonly encodes?: T;
+  constructor(readonly bytes: Buffer) {}
+
+  /** `value` encoded as `res.json` would. */
+  static of<T>(value: T): EncodedJson<T> {
+    return new EncodedJson(Buffer.from(JSON.stringify(value)));
+  }
+}
+
+/** The JSON replies (status and body, as a value or already encoded) an operation declares for 200 and 201. */
 export type ReplyOf<O> = O extends { responses: infer R }
-  ? { [S in keyof R & (200 | 201)]: { status: S; body: JsonOf<R[S]>; headers?: Record<string, string> } }[keyof R & (200 | 201)]
+  ? { [S in keyof R & (200 | 201)]: { status: S; body: JsonOf<R[S]> | EncodedJson<JsonOf<R[S]>>; headers?: Record<string, string> } }[keyof R & (200 | 201)]
   : never;
 
 export interface OpenRouteContext<O> {

@@ -1,5 +1,6 @@
 import type { Response } from "express";
 import { type MailstopError, toEnvelope } from "@mailstop/core";
+import { type Beating, type HeartbeatClock, heartbeatClock } from "./heartbeat-clock";
 
 /** Why the server ends a stream (SPEC.md "Event stream connection"); clients reconnect on each. */
 export type ClosedReason = "token_expired" | "max_duration" | "slow_consumer" | "read_failed";
@@ -22,12 +23,13 @@ const RECONNECT_MS = 1_000;
  * `send` waits for the socket to drain before it lets the next frame go, so a client that
  * reads slowly holds up the stream's reads (the messages wait in the database) instead of
  * growing a buffer here. A client that takes nothing for a whole heartbeat interval while a
- * frame waits is closed with `slow_consumer`.
+ * frame waits is closed with `slow_consumer`. Heartbeats come from the process's one clock
+ * for the interval (see HeartbeatClock), not from a timer per stream.
  */
-export class SseResponse {
-  private heartbeat: NodeJS.Timeout | undefined;
+export class SseResponse implements Beating {
+  private heartbeat: HeartbeatClock | undefined;
   private ending = false;
-  private drainedSinceTick = true;
+  private drainedSinceBeat = true;
   /** Resolves once the response is finished or the client has gone. */
   readonly done: Promise<void>;
 
@@ -37,7 +39,7 @@ export class SseResponse {
   ) {
     this.done = new Promise((resolve) => res.once("close", () => resolve()));
     this.done.then(() => this.stopHeartbeat());
-    res.on("drain", () => (this.drainedSinceTick = true));
+    res.on("drain", () => (this.drainedSinceBeat = true));
   }
 
   /** True once the stream is closing or its client has gone: nothing more is sent. */
@@ -56,7 +58,8 @@ export class SseResponse {
       "x-request-id": this.options.requestId,
     });
     this.res.write(`retry: ${RECONNECT_MS}\n\n`);
-    this.heartbeat = setInterval(() => this.tick(), this.options.heartbeatMs);
+    this.heartbeat = heartbeatClock(this.options.heartbeatMs);
+    this.heartbeat.add(this);
   }
 
   /**
@@ -106,18 +109,19 @@ export class SseResponse {
     this.res.end();
   }
 
-  /** A heartbeat, unless frames are waiting: then a client that took nothing since the last tick is cut off. */
-  private tick(): void {
+  /** A heartbeat, unless frames are waiting: then a client that took nothing since the last beat is cut off. Called by the clock. */
+  beat(): void {
     if (this.ended) return;
     if (this.res.writableNeedDrain) {
-      if (!this.drainedSinceTick) return this.close("slow_consumer");
-      this.drainedSinceTick = false;
+      if (!this.drainedSinceBeat) return this.close("slow_consumer");
+      this.drainedSinceBeat = false;
       return;
     }
     this.res.write(": ping\n\n");
   }
 
   private stopHeartbeat(): void {
-    clearInterval(this.heartbeat);
+    this.heartbeat?.delete(this);
+    this.heartbeat = undefined;
   }
 }

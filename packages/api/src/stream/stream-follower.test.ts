@@ -7,13 +7,19 @@ function harness(options: { pageSize?: number; emitLimit?: number } = {}) {
   const reads: string[] = [];
   const failures: unknown[] = [];
   let failNext = false;
+  let readsInFlight = 0;
   const pageSize = options.pageSize ?? 100;
   const follower = new StreamFollower<number>("0", {
     read: async (cursor) => {
       reads.push(cursor);
-      await new Promise((resolve) => setImmediate(resolve));
-      if (failNext) throw new Error("read failed");
-      return rows.filter((row) => row > Number(cursor)).slice(0, pageSize);
+      readsInFlight += 1;
+      try {
+        await new Promise((resolve) => setImmediate(resolve));
+        if (failNext) throw new Error("read failed");
+        return rows.filter((row) => row > Number(cursor)).slice(0, pageSize);
+      } finally {
+        readsInFlight -= 1;
+      }
     },
     cursorOf: (row) => String(row),
     emit: async (row) => {
@@ -23,7 +29,15 @@ function harness(options: { pageSize?: number; emitLimit?: number } = {}) {
     fail: (error) => failures.push(error),
     pageSize,
   });
-  const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
+  // Settled: no read in flight over two turns of the event loop. A follow-up read starts in
+  // the microtasks after the previous one, so it is seen before the next turn; a fixed sleep
+  // was not enough on a loaded machine.
+  const settle = async () => {
+    for (let quietTurns = 0; quietTurns < 2; ) {
+      await new Promise((resolve) => setImmediate(resolve));
+      quietTurns = readsInFlight === 0 ? quietTurns + 1 : 0;
+    }
+  };
   return { rows, emitted, reads, failures, follower, settle, failOnNextRead: () => (failNext = true) };
 }
 

@@ -1,7 +1,7 @@
 import { once } from "node:events";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { type HttpContribution, createHttpApp, healthRoute } from "@mailstop/http";
+import { type HttpContribution, createHttpApp, createHttpServer, healthRoute } from "@mailstop/http";
 import { MailstopError } from "@mailstop/core";
 import { publicDocument } from "@mailstop/openapi";
 import { type RuntimeContext, type ServiceModule, requireDb } from "../module";
@@ -40,7 +40,7 @@ export function httpServerModule(context: RuntimeContext): ServiceModule {
         logger: context.logger,
         contributions: [health, ...context.http],
       });
-      const listener = app.listen(config.http.port, config.host);
+      const listener = createHttpServer(app).listen(config.http.port, config.host);
       server = listener;
       await once(listener, "listening");
       const address = listener.address() as AddressInfo;

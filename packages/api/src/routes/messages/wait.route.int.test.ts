@@ -35,8 +35,11 @@ describe("POST /v1/messages/wait", () => {
       const subject = `Blocked ${newId("message")}`;
       const pending = wait({ inbox: inbox.address, match: { subject_contains: "blocked" }, timeout_ms: 20_000 });
       await send(inbox.address, subject, "Your code is 551903");
-      const { status, json } = await pending;
+      const { status, json, headers, text } = await pending;
       expect(status).toBe(200);
+      // The matched body is sent pre-encoded (one encoding per arrival, shared by its waits).
+      expect(headers.get("content-type")).toBe("application/json; charset=utf-8");
+      expect(Number(headers.get("content-length"))).toBe(Buffer.byteLength(text));
       expect(json).toMatchObject({ status: "matched", waited_ms: expect.any(Number), message: { subject, codes: ["551903"], inbox_id: inbox.id } });
       expect(json.message.body.text.preview).toContain("551903");
     });

@@ -5,7 +5,7 @@ import type { AuthContext } from "@mailstop/http";
 import type { PublicComponents } from "@mailstop/openapi";
 import { streamRoute } from "../../deps";
 import { requireInbox } from "../../inboxes/inbox.service";
-import { SseResponse } from "../../stream/sse-response";
+import { type ClosedReason, SseResponse } from "../../stream/sse-response";
 import { decodeStreamCursor, encodeStreamCursor } from "../../stream/stream-cursor";
 import { onAbort } from "../../stream/on-abort";
 import { StreamFollower } from "../../stream/stream-follower";
@@ -59,16 +59,23 @@ export const streamInboxEventsRoute = ({ db, config, logger, bus, shutdown }: Wa
     const sse = new SseResponse(res, { requestId, heartbeatMs: config.stream.heartbeatSeconds * 1000 });
     let follower: StreamFollower<StreamMessageRow> | undefined;
     const unsubscribe = await bus.subscribeArrivals(inbox.id, () => follower?.poke());
-    const timers: NodeJS.Timeout[] = [];
-    const onShutdown = () => sse.end();
-    let forgetShutdown = () => undefined as void;
+    // Per stream, for as long as it is open (10,000 at a time on a waiter): one timer, and
+    // methods rather than named arrow functions, which tsx gives a property table each.
+    let closing: NodeJS.Timeout | undefined;
+    let forgetShutdown: (() => void) | undefined;
     try {
       const start = resumeAfter ?? (await latestStreamSeq(db, projectId, inbox.id));
       follower = new StreamFollower(start, {
-        read: (after) => listStreamMessages(db, projectId, inbox.id, after, PAGE_SIZE),
-        cursorOf: (row) => row.stream_seq,
-        emit: (row) => sse.send("message", toStreamMessage(row), encodeStreamCursor(row.stream_seq)),
-        fail: (error) => {
+        read(after) {
+          return listStreamMessages(db, projectId, inbox.id, after, PAGE_SIZE);
+        },
+        cursorOf(row) {
+          return row.stream_seq;
+        },
+        emit(row) {
+          return sse.send("message", toStreamMessage(row), encodeStreamCursor(row.stream_seq));
+        },
+        fail(error) {
           const failure = asMailstopError(error);
           logger.error({ err: failure.cause ?? failure, request_id: requestId, inbox_id: inbox.id }, "event stream read failed");
           sse.fail(failure, "read_failed");
@@ -80,16 +87,18 @@ export const streamInboxEventsRoute = ({ db, config, logger, bus, shutdown }: Wa
       void sse.send("open", { inbox: inbox.id, resumed_from: resumeAfter === null ? null : encodeStreamCursor(resumeAfter) });
       if (resumeAfter !== null) follower.poke();
 
-      timers.push(setTimeout(() => sse.close("max_duration"), config.stream.maxDurationSeconds * 1000));
-      const tokenExpiresAt = auth.streamToken?.expiresAt;
-      if (tokenExpiresAt !== undefined) timers.push(setTimeout(() => sse.close("token_expired"), tokenExpiresAt.getTime() - Date.now()));
-      forgetShutdown = onAbort(shutdown, onShutdown);
-      if (shutdown.aborted) onShutdown();
+      // The stream closes at its maximum duration, or when its token expires if that is sooner.
+      const maxDurationAt = Date.now() + config.stream.maxDurationSeconds * 1000;
+      const tokenExpiresAt = auth.streamToken?.expiresAt.getTime() ?? Number.POSITIVE_INFINITY;
+      const reason: ClosedReason = tokenExpiresAt < maxDurationAt ? "token_expired" : "max_duration";
+      closing = setTimeout(() => sse.close(reason), Math.min(maxDurationAt, tokenExpiresAt) - Date.now());
+      forgetShutdown = onAbort(shutdown, () => sse.end());
+      if (shutdown.aborted) sse.end();
       await sse.done;
     } finally {
       follower?.stop();
-      for (const timer of timers) clearTimeout(timer);
-      forgetShutdown();
+      clearTimeout(closing);
+      forgetShutdown?.();
       await unsubscribe();
     }
     return undefined;
