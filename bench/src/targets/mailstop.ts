@@ -108,12 +108,16 @@ export async function startMailstop(options: MailstopOptions): Promise<MailstopT
         ? { S3_ENDPOINT: `http://127.0.0.1:${s3Port}`, S3_ACCESS_KEY: "S3RVER", S3_SECRET_KEY: "S3RVER" }
         : { MAILSTOP_DATA_DIR: s3Directory };
 
-    /** Starts `mailstop serve --target <role>` with the probe preloaded, once it answers /health. */
+    /**
+     * Starts `mailstop serve --target <role>` through the `mailstop` binary (what the image and
+     * the fleet run: tsx's require hook, no loader thread) with the probe preloaded, once it
+     * answers /health.
+     */
     async function spawnServer(role: "all" | "waiter", ports: { http: number; probe: number; smtp?: number; capture?: number }) {
-      const nodeArgs = ["--require", PROBE, "--import", "tsx"];
+      const nodeArgs = ["--require", PROBE];
       if (options.cpuProfileDir) nodeArgs.push("--cpu-prof", "--cpu-prof-dir", options.cpuProfileDir);
       const logName = `${objectStore === "s3" ? "mailstop" : "mailstop-dir"}${role === "all" ? "" : "-waiter"}`;
-      const child = startChild(logName, process.execPath, [...nodeArgs, join(REPO, "packages/cli/src/main.ts"), "serve", "--target", role], {
+      const child = startChild(logName, process.execPath, [...nodeArgs, join(REPO, "packages/cli/bin/mailstop.cjs"), "serve", "--target", role], {
         cwd: REPO,
         logDir: options.logDir,
         env: {

@@ -46,6 +46,12 @@ describe("loadConfig", () => {
     expect(loadConfig({ MAILSTOP_PUBLIC_URL: "https://api.example.com/" }).http.publicUrl).toBe("https://api.example.com");
   });
 
+  it("runs 32 parse jobs per parser process unless MAILSTOP_PARSER_CONCURRENCY says otherwise", () => {
+    expect(loadConfig({}).parserConcurrency).toBe(32);
+    expect(loadConfig({ MAILSTOP_PARSER_CONCURRENCY: "2" }).parserConcurrency).toBe(2);
+    expect(errorLines({ MAILSTOP_PARSER_CONCURRENCY: "0" })).toEqual([expect.stringContaining("MAILSTOP_PARSER_CONCURRENCY")]);
+  });
+
   it("counts an empty value as unset", () => {
     expect(loadConfig({ MAILSTOP_ADMIN_TOKEN: "", DATABASE_URL: "" })).toMatchObject({ adminToken: null, databaseUrl: null });
   });

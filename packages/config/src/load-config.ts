@@ -20,6 +20,7 @@ export interface Config {
   redisUrl: string | null;
   redisPrefix: string;
   jobLockMs: number;
+  parserConcurrency: number;
   dataDir: string;
   s3: { endpoint: string; accessKey: string | null; secretKey: string | null; bucket: string; region: string } | null;
   smtp: { port: number; capturePort: number; capturePublicPort: number; maxMessageBytes: number; simDelayMs: number; tls: { certFile: string; keyFile: string } | null };
@@ -72,6 +73,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     redisUrl: raw.REDIS_URL ?? null,
     redisPrefix: raw.MAILSTOP_REDIS_PREFIX,
     jobLockMs: raw.MAILSTOP_JOB_LOCK_MS,
+    parserConcurrency: raw.MAILSTOP_PARSER_CONCURRENCY,
     dataDir: raw.MAILSTOP_DATA_DIR,
     s3:
       s3Endpoint === undefined

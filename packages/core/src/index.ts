@@ -7,3 +7,4 @@ export * from "./secrets";
 export * from "./capture";
 export * from "./sim";
 export * from "./metering";
+export * from "./message-limits";

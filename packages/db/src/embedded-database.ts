@@ -1,7 +1,5 @@
 import { mkdirSync } from "node:fs";
-import { PGlite, types } from "@electric-sql/pglite";
 import { Kysely } from "kysely";
-import { PGliteDialect } from "kysely-pglite-dialect";
 import type { Db } from "./database";
 import type { Database } from "./tables";
 
@@ -10,11 +8,13 @@ import type { Database } from "./tables";
  * pool does, so repositories never know which one they have: bigint as a decimal string,
  * DATE as `YYYY-MM-DD`, bytea as a Buffer.
  */
-const PARSERS = {
-  [types.INT8]: (value: string) => value,
-  [types.DATE]: (value: string) => value,
-  [types.BYTEA]: (value: string) => Buffer.from(value.startsWith("\\x") ? value.slice(2) : value, "hex"),
-};
+function parsers({ types }: typeof import("@electric-sql/pglite")) {
+  return {
+    [types.INT8]: (value: string) => value,
+    [types.DATE]: (value: string) => value,
+    [types.BYTEA]: (value: string) => Buffer.from(value.startsWith("\\x") ? value.slice(2) : value, "hex"),
+  };
+}
 
 /**
  * The embedded stand-in for PostgreSQL: PGlite (PostgreSQL compiled to WebAssembly) in this
@@ -23,7 +23,11 @@ const PARSERS = {
  * its single connection.
  */
 export function createEmbeddedDatabase(directory: string | null): Db {
+  // Loaded here, not at the top: importing PGlite maps its WebAssembly build, ~45 MB of RSS in
+  // every process that loads @mailstop/db, and only the monolith without DATABASE_URL uses it.
+  const pgliteModule = require("@electric-sql/pglite") as typeof import("@electric-sql/pglite");
+  const { PGliteDialect } = require("kysely-pglite-dialect") as typeof import("kysely-pglite-dialect");
   if (directory !== null) mkdirSync(directory, { recursive: true });
-  const pglite = new PGlite(directory ?? undefined, { parsers: PARSERS });
+  const pglite = new pgliteModule.PGlite(directory ?? undefined, { parsers: parsers(pgliteModule) });
   return new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
 }

@@ -51,7 +51,8 @@ export class BullJobQueue implements JobQueue {
       // A job that keeps failing stays in the failed set for an operator to see and retry.
       removeOnFail: false,
     });
-    // A late success after the timeout is harmless: the job finds no raw object and fails for good.
+    // A late success after the timeout is stored: the edge keeps the raw objects of a transaction
+    // refused after its enqueue (the sender's retry may add a second copy, which SMTP allows).
     added.catch(() => undefined);
     await within(added, ENQUEUE_TIMEOUT_MS, `enqueue of ${name}`);
   }

@@ -27,7 +27,20 @@ export interface ParseMessageJob {
   received_at: string;
   envelope_from: string | null;
   deliveries: Delivery[];
+  /**
+   * The raw source itself, base64, when it is small enough to ride in the job
+   * (INLINE_RAW_MAX_BYTES): the parser then does not read back what the edge has just stored.
+   * Every delivery's raw object holds the same bytes.
+   */
+  raw?: string;
 }
+
+/**
+ * The largest raw source carried inside its parse job; a larger one is read from the object
+ * store. Bounded for Redis's sake: the queue keeps its last 1,000 completed jobs and every
+ * failed one, so this caps what they hold of raw mail at ≈ 90 MB (base64).
+ */
+export const INLINE_RAW_MAX_BYTES = 65_536;
 
 /** Reveals a `sim.delay` message when its delay is over: gives it a stream cursor, then announces it. */
 export interface PublishArrivalJob {
@@ -67,6 +80,9 @@ const SCHEMAS: Record<JobName, object> = {
       size: { type: "integer", minimum: 0 },
       received_at: { type: "string" },
       envelope_from: { type: ["string", "null"] },
+      // No maxLength: ajv counts a string's code points to check it, a walk over every byte of
+      // the source on each enqueue and consume; the edge alone decides what rides inline.
+      raw: { type: "string" },
       deliveries: {
         type: "array",
         minItems: 1,

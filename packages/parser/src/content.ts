@@ -35,26 +35,37 @@ function first(value: unknown): string | null {
   return typeof text === "string" && text.trim() !== "" ? text.trim() : null;
 }
 
+/** A lone UTF-16 surrogate: half of a pair, without its other half. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
 /**
- * A copy of `value` with every U+0000 replaced by U+FFFD. Decoded mail can carry NUL (`=00`
- * in quoted-printable, an encoded word, mislabelled UTF-16), which PostgreSQL's text and jsonb
- * refuse: without this, an accepted message could never be stored.
+ * A copy of `value` that PostgreSQL can store: every U+0000 and every lone surrogate replaced
+ * by U+FFFD. Decoded mail can carry NUL (`=00` in quoted-printable, an encoded word,
+ * mislabelled UTF-16), which text and jsonb refuse, and lone surrogates (a UTF-16 encoded word
+ * cut in half), which jsonb refuses: without this, an accepted message could never be stored.
  */
-export function withoutNul<T>(value: T): T {
-  if (typeof value === "string") return value.replace(/\u0000/g, "\uFFFD") as T;
-  if (Array.isArray(value)) return value.map(withoutNul) as T;
+export function storable<T>(value: T): T {
+  if (typeof value === "string") return value.replace(/\u0000/g, "\uFFFD").replace(LONE_SURROGATE, "\uFFFD") as T;
+  if (Array.isArray(value)) return value.map(storable) as T;
   if (value !== null && typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype) {
-    return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, withoutNul(entry)])) as T;
+    return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, storable(entry)])) as T;
   }
   return value;
 }
 
-/** Everything the message view and matching need, derived from one read of the raw source. */
-export function buildContent(read: ReadMessage, parts: MessageParts, attachments: (AttachmentMeta & { blobKey: string })[]): ParsedContent {
-  return withoutNul(contentOf(read, parts, attachments));
+/** Where the decoded parts went: their sizes and keys, and the bodies kept in the row. */
+export interface StoredParts {
+  parts: MessageParts;
+  htmlBody: string | null;
+  headerBlock: string | null;
 }
 
-function contentOf(read: ReadMessage, parts: MessageParts, attachments: (AttachmentMeta & { blobKey: string })[]): ParsedContent {
+/** Everything the message view and matching need, derived from one read of the raw source. */
+export function buildContent(read: ReadMessage, stored: StoredParts, attachments: (AttachmentMeta & { blobKey: string })[]): ParsedContent {
+  return storable(contentOf(read, stored, attachments));
+}
+
+function contentOf(read: ReadMessage, { parts, htmlBody, headerBlock }: StoredParts, attachments: (AttachmentMeta & { blobKey: string })[]): ParsedContent {
   const headers: [string, string][] = read.headerLines.map((entry) => [entry.key.toLowerCase(), headerValue(entry.line)]);
   const subject = first(read.headers.get("subject")) ?? "";
   const { codes, links } = extract({ subject, text: read.text, html: read.html, listUnsubscribe: listUnsubscribeUrls(headers) });
@@ -68,6 +79,8 @@ function contentOf(read: ReadMessage, parts: MessageParts, attachments: (Attachm
     replyTo: addressesOf(read.headers.get("reply-to")),
     headers,
     textBody: read.text,
+    htmlBody,
+    headerBlock,
     parts,
     codes,
     links,
@@ -88,10 +101,12 @@ export function unparsedContent(reason: string): ParsedContent {
     replyTo: [],
     headers: [],
     textBody: null,
+    htmlBody: null,
+    headerBlock: null,
     parts: {},
     codes: [],
     links: [],
-    parseError: withoutNul(reason.slice(0, 1000)),
+    parseError: storable(reason.slice(0, 1000)),
     attachments: [],
   };
 }

@@ -33,7 +33,7 @@ async function parse(file: string): Promise<Extraction> {
     for await (const chunk of content) size += (chunk as Buffer).length;
     return size;
   });
-  const content = buildContent(read, {}, []);
+  const content = buildContent(read, { parts: {}, htmlBody: null, headerBlock: null }, []);
   return { codes: content.codes, links: content.links };
 }
 

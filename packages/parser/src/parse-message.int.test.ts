@@ -54,7 +54,7 @@ async function stagedJob(inboxId: string, raw: string, sim: "delay" | "complaint
 }
 
 describe("parse-message job", () => {
-  it("stores text, html and header parts and streams every attachment to the object store, byte for byte", async () => {
+  it("keeps text, html and header block in the row and streams every attachment to the object store, byte for byte", async () => {
     const inbox = await createInbox();
     const subject = `Invoice ${newId("message")}`;
     const pdf = randomBytes(50_000);
@@ -72,12 +72,14 @@ describe("parse-message job", () => {
     });
     const row = await storedCopy(inbox.id, subject);
     expect(row.parts).toEqual({
-      text: { key: blobKeys.part(project.projectId, row.raw_key.split("/")[3]!, "text"), size: expect.any(Number) },
-      html: { key: expect.stringMatching(/\/html\.html$/), size: expect.any(Number) },
-      headers: { key: expect.stringMatching(/\/headers\.txt$/), size: expect.any(Number) },
+      text: { size: Buffer.byteLength(row.text_body!) },
+      html: { size: Buffer.byteLength(row.html_body!) },
+      headers: { size: Buffer.byteLength(row.header_block!) },
     });
-    expect((await bytesOf(row.parts.text!.key)).toString()).toContain("Your invoice is attached");
-    expect((await bytesOf(row.parts.headers!.key)).toString()).toMatch(new RegExp(`^(.|\\r\\n)*Subject: ${subject}`));
+    expect(row.text_body).toContain("Your invoice is attached");
+    expect(row.html_body).toContain('<a href="https://acme.example/verify?token=abc">');
+    expect(row.header_block).toMatch(new RegExp(`^(.|\\r\\n)*Subject: ${subject}`));
+    expect(row.header_block).not.toMatch(/\r\n\r\n/);
     expect(row.links).toEqual([{ url: "https://acme.example/verify?token=abc", kind: "verify", text: "Confirm your email" }]);
 
     const attachments = await server.db.selectFrom("attachments").selectAll().where("message_id", "=", row.id).orderBy("position").execute();
@@ -89,6 +91,30 @@ describe("parse-message job", () => {
     expect((await bytesOf(attachments[0]!.blob_key)).equals(png)).toBe(true);
     expect((await bytesOf(attachments[1]!.blob_key)).equals(pdf)).toBe(true);
     expect(attachments[0]!.id).toMatch(/^att_[0-9a-z]{26}$/);
+  });
+
+  it("puts an html part larger than the inline cap in the object store, not the row", async () => {
+    const inbox = await createInbox();
+    const subject = `Big html ${newId("message")}`;
+    const html = `<p>${"x".repeat(600_000)}</p>`;
+    await smtpTransport(server.smtp!.receiving).sendMail({ from: "a@b.test", to: inbox.address, subject, text: "short", html });
+    const row = await storedCopy(inbox.id, subject);
+    expect(row.html_body).toBeNull();
+    expect(row.parts.html).toEqual({ key: blobKeys.part(project.projectId, row.raw_key.split("/")[3]!, "html"), size: Buffer.byteLength(html) });
+    expect((await bytesOf(row.parts.html!.key!)).toString()).toBe(html);
+    expect(row.header_block).toContain(`Subject: ${subject}`);
+  });
+
+  it("parses the raw source carried in the job without reading it back from the store", async () => {
+    const inbox = await createInbox();
+    const subject = `Inline ${newId("message")}`;
+    const raw = `Subject: ${subject}\r\nFrom: a@b.test\r\n\r\nhello inline\r\n`;
+    const job = await stagedJob(inbox.id, raw);
+    // The object is removed so that only the job's copy can be read: the edge never does this.
+    await deps.blobs.delete([job.deliveries[0]!.raw_key]);
+    await parseMessageJob(deps)({ ...job, raw: Buffer.from(raw).toString("base64") });
+    const row = await storedCopy(inbox.id, subject);
+    expect(row.text_body).toBe("hello inline\n");
   });
 
   it("streams an attachment larger than one upload part to the store intact", async () => {
@@ -139,6 +165,47 @@ describe("parse-message job", () => {
     expect(await metered()).toBe(before + 1);
     const counts = await server.db.selectFrom("inboxes").select("message_count").where("id", "=", inbox.id).executeTakeFirstOrThrow();
     expect(counts.message_count).toBe(1);
+  });
+
+  it("on a retry, reads the stored raw source even when the job carries it: a message erased and reaped meanwhile stays gone", async () => {
+    const inbox = await createInbox();
+    const raw = `Subject: erased ${newId("message")}\r\n\r\nx\r\n`;
+    const job = { ...(await stagedJob(inbox.id, raw)), raw: Buffer.from(raw).toString("base64") };
+    // What the reaper leaves of an erased message: no row, no raw object.
+    await deps.blobs.delete([job.deliveries[0]!.raw_key]);
+    await expect(parseMessageJob(deps)(job, 2)).rejects.toBeInstanceOf(PermanentJobError);
+    expect(await server.db.selectFrom("messages").select("id").where("inbox_id", "=", inbox.id).execute()).toEqual([]);
+  });
+
+  it("stores a source with lone surrogates and NUL (a UTF-16 encoded word cut in half) with U+FFFD, sizes as stored", async () => {
+    const inbox = await createInbox();
+    // "a" then a lone high surrogate, in UTF-16LE: 61 00 00 D8.
+    const halfWord = "=?utf-16le?B?YQAA2A==?=";
+    const raw = [
+      `Subject: ${halfWord}`,
+      "MIME-Version: 1.0",
+      'Content-Type: multipart/mixed; boundary="b"',
+      "",
+      "--b",
+      "Content-Type: text/html; charset=utf-8",
+      "Content-Transfer-Encoding: quoted-printable",
+      "",
+      "<p>x=00y</p>",
+      "--b",
+      `Content-Type: text/plain; name="${halfWord}"`,
+      `Content-Disposition: attachment; filename="${halfWord}"`,
+      "",
+      "attached",
+      "--b--",
+      "",
+    ].join("\r\n");
+    await parseMessageJob(deps)(await stagedJob(inbox.id, raw));
+    const row = await server.db.selectFrom("messages").selectAll().where("inbox_id", "=", inbox.id).executeTakeFirstOrThrow();
+    expect(row.subject).toBe("a\uFFFD");
+    expect(row.html_body).toContain("x\uFFFDy");
+    expect(row.parts.html!.size).toBe(Buffer.byteLength(row.html_body!));
+    const [attachment] = await server.db.selectFrom("attachments").select("filename").where("message_id", "=", row.id).execute();
+    expect(attachment!.filename).toBe("a\uFFFD");
   });
 
   it("fails for good, storing nothing, when the raw source is gone (a transaction the edge refused)", async () => {

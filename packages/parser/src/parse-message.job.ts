@@ -1,8 +1,9 @@
-import { METRICS, MailstopError, RETENTION_SECONDS, captureTag, inboxAddress, newId, periodStart } from "@mailstop/core";
+import { Readable } from "node:stream";
+import { INLINE_PART_MAX_BYTES, METRICS, MailstopError, RETENTION_SECONDS, captureTag, inboxAddress, newId, periodStart } from "@mailstop/core";
 import { blobKeys } from "@mailstop/blob-store";
 import { type Labels, type MessageParts, type ParsedContent, type StoredCopy, ensureInbox, revealMessage, storeMessageBatch } from "@mailstop/db";
 import { type Delivery, type ParseMessageJob, PermanentJobError, type PublishArrivalJob } from "@mailstop/messaging";
-import { buildContent, headerBlock, unparsedContent } from "./content";
+import { buildContent, headerBlock, storable, unparsedContent } from "./content";
 import type { ParserDeps } from "./deps";
 import { readMessage } from "./read-message";
 import { StoreBatcher } from "./store-batcher";
@@ -23,38 +24,55 @@ async function captureInbox(deps: ParserDeps, delivery: Delivery, recipient: str
 }
 
 /**
- * Reads the raw source once, storing decoded parts and attachments under the transaction's
- * prefix (the same keys on every retry). A store failure is retried; a source mailparser
- * cannot read becomes a raw-only message with its parse failure recorded.
+ * The raw source: on a job's first attempt, the copy the edge put in the job; else (a larger
+ * source, or a retry) the stored object. A retry reads the store because its rows may have
+ * been stored, erased and reaped since the first attempt, and an erased message must not come
+ * back: a retry whose source is gone stores nothing. So does a job whose transaction the edge
+ * refused after its put failed (it removes that raw source).
  */
-async function parseDelivery(deps: ParserDeps, transactionId: string, delivery: Delivery): Promise<ParsedContent> {
+async function rawSource(deps: ParserDeps, job: ParseMessageJob, delivery: Delivery, attempt: number): Promise<Readable> {
+  if (job.raw !== undefined && attempt === 1) return Readable.from([Buffer.from(job.raw, "base64")]);
   const raw = await deps.blobs.get(delivery.raw_key);
-  // The edge removes the raw source of a transaction it refused (451): nothing to store.
-  if (raw === null) throw new PermanentJobError(`raw source ${delivery.raw_key} is gone; the transaction was not accepted`);
-  const key = (part: "text" | "html" | "headers") => blobKeys.part(delivery.project_id, transactionId, part);
+  if (raw === null) throw new PermanentJobError(`raw source ${delivery.raw_key} is gone: the transaction was not accepted, or its messages were erased`);
+  return raw;
+}
+
+/**
+ * Reads the raw source once. The text part lives in the row (`text_body`), and so do the html
+ * part and the header block up to INLINE_PART_MAX_BYTES: a small message reaches the database
+ * without touching the object store. Attachments and larger parts are stored under the
+ * transaction's prefix (the same keys on every retry). A store failure is retried; a source
+ * mailparser cannot read becomes a raw-only message with its parse failure recorded.
+ */
+async function parseDelivery(deps: ParserDeps, job: ParseMessageJob, delivery: Delivery, attempt: number): Promise<ParsedContent> {
+  const transactionId = job.transaction_id;
+  const raw = await rawSource(deps, job, delivery, attempt);
   try {
     const read = await readMessage(raw, async (position, content, contentType) => {
       const { size } = await deps.blobs.put(blobKeys.attachment(delivery.project_id, transactionId, position), content, { contentType });
       return size;
     });
-    // The three parts go up together: they are all on the path to the arrival being visible.
+    // Sized as stored: NUL and lone surrogates become U+FFFD (see storable).
+    const text = storable(read.text);
     const parts: MessageParts = {};
-    const bodies = [
-      ["text", read.text, "text/plain; charset=utf-8"],
-      ["html", read.html, "text/html; charset=utf-8"],
-      ["headers", headerBlock(read), "text/plain; charset=utf-8"],
-    ] as const;
-    await Promise.all(
-      bodies.map(async ([part, body, contentType]) => {
-        if (body === null) return;
-        const bytes = Buffer.from(body, "utf8");
-        await deps.blobs.put(key(part), bytes, { contentType });
-        parts[part] = { key: key(part), size: bytes.length };
-      }),
-    );
+    if (text !== null) parts.text = { size: Buffer.byteLength(text, "utf8") };
+    const inRow = async (part: "html" | "headers", body: string | null): Promise<string | null> => {
+      if (body === null) return null;
+      const bytes = Buffer.from(body, "utf8");
+      if (bytes.length <= INLINE_PART_MAX_BYTES) {
+        parts[part] = { size: bytes.length };
+        return body;
+      }
+      const key = blobKeys.part(delivery.project_id, transactionId, part);
+      await deps.blobs.put(key, bytes, { contentType: `text/${part === "html" ? "html" : "plain"}; charset=utf-8` });
+      parts[part] = { key, size: bytes.length };
+      return null;
+    };
+    // Both on the path to the arrival being visible: a large pair goes up together.
+    const [htmlBody, headerBlockBody] = await Promise.all([inRow("html", storable(read.html)), inRow("headers", storable(headerBlock(read)))]);
     return buildContent(
       read,
-      parts,
+      { parts, htmlBody, headerBlock: headerBlockBody },
       read.attachments.map((attachment) => ({ ...attachment, blobKey: blobKeys.attachment(delivery.project_id, transactionId, attachment.position) })),
     );
   } catch (error) {
@@ -97,11 +115,11 @@ export function publishArrivalJob(deps: ParserDeps) {
  */
 export function parseMessageJob(deps: ParserDeps) {
   const batcher = new StoreBatcher((inputs) => storeMessageBatch(deps.db, inputs));
-  return async (job: ParseMessageJob): Promise<void> => {
+  return async (job: ParseMessageJob, attempt = 1): Promise<void> => {
     const receivedAt = new Date(job.received_at);
     for (const delivery of job.deliveries) {
       // Parsed first: a transaction whose raw source is gone must not leave capture inboxes behind.
-      const content = await parseDelivery(deps, job.transaction_id, delivery);
+      const content = await parseDelivery(deps, job, delivery, attempt);
       const recipients = await Promise.all(
         delivery.recipients.map(async (recipient) => ({ ...recipient, inboxId: recipient.inbox_id ?? (await captureInbox(deps, delivery, recipient.address)) })),
       );

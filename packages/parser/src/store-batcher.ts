@@ -3,6 +3,13 @@ import type { StoreMessageInput, StoredCopy } from "@mailstop/db";
 /** Stores several inputs in one transaction, all or nothing (storeMessageBatch). */
 export type StoreBatch = (inputs: StoreMessageInput[]) => Promise<StoredCopy[][]>;
 
+/** The most body text one batch carries: the bodies travel as parameters of one statement. */
+export const MAX_BATCH_BODY_CHARS = 32 * 1024 * 1024;
+
+function bodyChars({ content }: StoreMessageInput): number {
+  return (content.textBody?.length ?? 0) + (content.htmlBody?.length ?? 0) + (content.headerBlock?.length ?? 0);
+}
+
 interface Pending {
   input: StoreMessageInput;
   resolve: (copies: StoredCopy[]) => void;
@@ -24,6 +31,7 @@ export class StoreBatcher {
   constructor(
     private readonly storeBatch: StoreBatch,
     private readonly maxBatch = 64,
+    private readonly maxBatchChars = MAX_BATCH_BODY_CHARS,
   ) {}
 
   store(input: StoreMessageInput): Promise<StoredCopy[]> {
@@ -33,11 +41,24 @@ export class StoreBatcher {
     });
   }
 
+  /** How many queued inputs go next: up to maxBatch, and up to maxBatchChars of bodies (always at least one). */
+  private nextBatchLength(): number {
+    let chars = 0;
+    let length = 0;
+    for (const pending of this.queue) {
+      if (length === this.maxBatch) break;
+      chars += bodyChars(pending.input);
+      if (length > 0 && chars > this.maxBatchChars) break;
+      length += 1;
+    }
+    return length;
+  }
+
   private async drain(): Promise<void> {
     this.draining = true;
     try {
       while (this.queue.length > 0) {
-        const batch = this.queue.splice(0, this.maxBatch);
+        const batch = this.queue.splice(0, this.nextBatchLength());
         try {
           const results = await this.storeBatch(batch.map((pending) => pending.input));
           batch.forEach((pending, index) => pending.resolve(results[index]!));

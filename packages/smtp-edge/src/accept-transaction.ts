@@ -1,6 +1,6 @@
 import { newTransactionId } from "@mailstop/core";
 import { blobKeys } from "@mailstop/blob-store";
-import type { Delivery } from "@mailstop/messaging";
+import { type Delivery, INLINE_RAW_MAX_BYTES } from "@mailstop/messaging";
 import type { AcceptedRecipient, SmtpEdgeDeps } from "./deps";
 import { REPLY } from "./smtp-reply";
 
@@ -40,9 +40,11 @@ function deliveriesOf(transactionId: string, recipients: readonly AcceptedRecipi
 
 /**
  * Makes an SMTP transaction durable before its `250`: the raw bytes in the object store (one
- * copy per project), then its single parse job in the queue. If either fails, the stored raw
- * copies are removed and the sender gets `451 4.3.0`: its retry is the recovery, and no half
- * of the transaction is ever parsed.
+ * copy per project), then its single parse job in the queue, carrying the raw bytes too when
+ * they are small (the parser then reads nothing back). If a put fails, the stored raw copies
+ * are removed and the sender gets `451 4.3.0`: its retry is the recovery. If the enqueue
+ * fails, the sender gets the same 451 but the raw copies stay: an enqueue that timed out may
+ * still land, and its job must find them (see docs/decisions.md, "A 451 after the enqueue").
  */
 export async function acceptTransaction(
   deps: SmtpEdgeDeps,
@@ -50,11 +52,24 @@ export async function acceptTransaction(
 ): Promise<string> {
   const transactionId = newTransactionId();
   const deliveries = deliveriesOf(transactionId, transaction.recipients);
+  const refuse = (error: unknown): never => {
+    deps.logger.warn({ err: error, transaction_id: transactionId }, "transaction not accepted; replied 451");
+    throw REPLY.temporaryFailure();
+  };
   try {
     await storeAll(
       deliveries.map((delivery) => deps.blobs.put(delivery.raw_key, transaction.raw, { contentType: "message/rfc822" })),
       STORE_TIMEOUT_MS,
     );
+  } catch (error) {
+    // Best effort: a raw left behind here (store unreachable, or a put that lands after the
+    // deadline) has no row and no job, and is harmless.
+    await deps.blobs.delete(deliveries.map((delivery) => delivery.raw_key)).catch((error: unknown) => {
+      deps.logger.warn({ err: error, transaction_id: transactionId }, "raw source of a refused transaction not removed");
+    });
+    refuse(error);
+  }
+  try {
     await deps.queue.enqueue(
       "parse-message",
       {
@@ -64,18 +79,12 @@ export async function acceptTransaction(
         received_at: new Date().toISOString(),
         envelope_from: transaction.envelopeFrom,
         deliveries,
+        ...(transaction.raw.length <= INLINE_RAW_MAX_BYTES ? { raw: transaction.raw.toString("base64") } : {}),
       },
       { jobId: transactionId },
     );
   } catch (error) {
-    deps.logger.warn({ err: error, transaction_id: transactionId }, "transaction not accepted; replied 451");
-    // Best effort: a raw left behind here (store unreachable, or a put that lands after the
-    // deadline) has no row and no job; it is harmless and left for a sweep of row-less
-    // transaction prefixes (see docs/decisions.md).
-    await deps.blobs.delete(deliveries.map((delivery) => delivery.raw_key)).catch((error: unknown) => {
-      deps.logger.warn({ err: error, transaction_id: transactionId }, "raw source of a refused transaction not removed");
-    });
-    throw REPLY.temporaryFailure();
+    refuse(error);
   }
   deps.logger.info({ transaction_id: transactionId, kind: transaction.kind, size: transaction.raw.length, copies: transaction.recipients.length }, "transaction accepted");
   return transactionId;

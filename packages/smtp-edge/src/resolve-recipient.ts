@@ -1,5 +1,5 @@
 import { REFUSING_SIMS, parseSharedAddress, simBehaviourOf } from "@mailstop/core";
-import { type DeliveryTarget, findCustomDeliveryTarget, findSharedDeliveryTarget, isBlockedRecipient } from "@mailstop/db";
+import { lookupRecipient } from "@mailstop/db";
 import type { AcceptedRecipient, SmtpEdgeDeps } from "./deps";
 import { assertUnderIngestCeiling } from "./ingest-ceiling";
 import { REPLY } from "./smtp-reply";
@@ -21,24 +21,20 @@ export async function resolveReceivingRecipient(deps: SmtpEdgeDeps, recipient: s
   const sim = simBehaviourOf(tag);
   const refusing = sim !== null && REFUSING_SIMS.has(sim);
 
-  // The blocklist and the inbox are looked up together: one database round trip at RCPT
-  // instead of two, on the path of every message's 250. The decisions below keep their order.
-  const blocked = isBlockedRecipient(deps.db, address);
-  const lookup: Promise<DeliveryTarget | null> =
-    refusing || (onShared && shared === null)
-      ? Promise.resolve(null)
-      : shared !== null
-        ? findSharedDeliveryTarget(deps.db, shared.projectKey, address)
-        : findCustomDeliveryTarget(deps.db, address);
-  // Whichever decision comes first, the other lookup must not end as an unhandled rejection.
-  lookup.catch(() => undefined);
-  if (await blocked) throw REPLY.blocked();
+  // The blocklist and the inbox in one round trip, on the path of every message's 250. The
+  // decisions below keep their order.
+  const needsInbox = !refusing && !(onShared && shared === null);
+  const { blocked, target } = await lookupRecipient(
+    deps.db,
+    address,
+    !needsInbox ? null : shared !== null ? { kind: "shared", projectKey: shared.projectKey } : { kind: "custom" },
+  );
+  if (blocked) throw REPLY.blocked();
 
   if (onShared && shared === null) throw REPLY.unknownRecipient();
   if (refusing) throw SIM_REFUSALS[sim as keyof typeof SIM_REFUSALS]();
   if (sim === "greylist" && (await deps.greylist.refuses(sender, address))) throw REPLY.greylisted();
 
-  const target = await lookup;
   if (target === null) throw REPLY.unknownRecipient();
   await assertUnderIngestCeiling(deps.db, target.projectId, target.ingestCeiling);
   return {

@@ -1,5 +1,5 @@
 import type { BlobStore } from "@mailstop/blob-store";
-import { MailstopError } from "@mailstop/core";
+import { INLINE_PART_MAX_BYTES, MailstopError } from "@mailstop/core";
 import type { MessageRecord } from "@mailstop/db";
 import type { PublicComponents } from "@mailstop/openapi";
 
@@ -7,13 +7,21 @@ export type MessageView = PublicComponents["schemas"]["MessageView"];
 type BodySlice = PublicComponents["schemas"]["BodySlice"];
 export type BodyFormat = "text" | "html" | "raw" | "headers";
 
-/** SPEC.md: a part larger than this is never inlined; its slice gives only size and url. */
-export const INLINE_LIMIT_BYTES = 524_288;
+/** A part of a message: in the object store under `key`, or in the row as `text`. */
+export type StoredPart = { size: number } & ({ key: string; text?: undefined } | { key?: undefined; text: string });
+
+/** The row columns that hold parts without an object key. */
+const IN_ROW = { text: "text_body", html: "html_body", headers: "header_block" } as const;
 
 /** Where each part of a message lives and how big it is; null when the message has none. */
-export function partOf(record: MessageRecord, format: BodyFormat): { key: string; size: number } | null {
-  if (format === "raw") return { key: record.row.raw_key, size: record.row.size };
-  return record.row.parts[format] ?? null;
+export function partOf(record: MessageRecord, format: BodyFormat): StoredPart | null {
+  const { row } = record;
+  if (format === "raw") return { key: row.raw_key, size: row.size };
+  const part = row.parts[format];
+  if (part === undefined) return null;
+  // The text part is always whole in `text_body`, also in rows stored with a text object.
+  if (part.key !== undefined && format !== "text") return { key: part.key, size: part.size };
+  return { text: row[IN_ROW[format]] ?? "", size: part.size };
 }
 
 /** The formats a message can serve (for `unsupported_format`'s `details.available`). */
@@ -26,8 +34,9 @@ export function requireBlobs(blobs: BlobStore | null): BlobStore {
   return blobs;
 }
 
-async function readText(blobs: BlobStore | null, key: string): Promise<string> {
-  const stream = await requireBlobs(blobs).get(key);
+async function readText(blobs: BlobStore | null, part: StoredPart): Promise<string> {
+  if (part.text !== undefined) return part.text;
+  const stream = await requireBlobs(blobs).get(part.key);
   if (stream === null) throw new MailstopError("storage_unavailable", "A stored part of this message is missing.");
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(chunk as Buffer);
@@ -57,10 +66,10 @@ export async function toMessageView(record: MessageRecord, options: ViewOptions)
   const slice = async (format: BodyFormat): Promise<BodySlice | undefined> => {
     const part = partOf(record, format);
     if (part === null) return format === "text" ? { preview: "", size: 0, truncated: false, url: null } : undefined;
-    if (part.size > INLINE_LIMIT_BYTES || options.previewChars === 0) {
+    if (part.size > INLINE_PART_MAX_BYTES || options.previewChars === 0) {
       return { preview: "", size: part.size, truncated: part.size > 0, url: url(format) };
     }
-    const whole = format === "text" ? (row.text_body ?? "") : await readText(options.blobs, part.key);
+    const whole = await readText(options.blobs, part);
     const preview = firstCharacters(whole, options.previewChars);
     return { preview, size: part.size, truncated: preview.length < whole.length, url: url(format) };
   };

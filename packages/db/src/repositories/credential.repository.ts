@@ -1,4 +1,5 @@
 import { sql } from "kysely";
+import { compiledOnce } from "../compiled-once";
 import type { Db } from "../database";
 
 /** What authentication learns from one API key, in one query. */
@@ -76,15 +77,18 @@ export function toApiKeyRecord(row: ApiKeyRow): ApiKeyRecord {
   };
 }
 
-/** The key stored under `keyHash` with its project and organisation, or null. */
-export async function findApiKeyByHash(db: Db, keyHash: Buffer): Promise<ApiKeyRecord | null> {
-  const row = await db
+const apiKeyByHash = compiledOnce(1, (db: Db, keyHash: Buffer) =>
+  db
     .selectFrom("api_keys as k")
     .innerJoin("projects as p", "p.id", "k.project_id")
     .innerJoin("organisations as o", "o.id", "p.organisation_id")
     .select(API_KEY_RECORD_COLUMNS)
-    .where("k.key_hash", "=", keyHash)
-    .executeTakeFirst();
+    .where("k.key_hash", "=", keyHash),
+);
+
+/** The key stored under `keyHash` with its project and organisation, or null. Every authenticated request asks this. */
+export async function findApiKeyByHash(db: Db, keyHash: Buffer): Promise<ApiKeyRecord | null> {
+  const [row] = await apiKeyByHash(db, keyHash);
   return row ? toApiKeyRecord(row) : null;
 }
 

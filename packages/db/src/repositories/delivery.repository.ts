@@ -1,4 +1,5 @@
 import { sql } from "kysely";
+import { jsonObjectFrom } from "kysely/helpers/postgres";
 import type { Db } from "../database";
 
 /** Where a receiving-edge recipient goes: its inbox and the project that owns it. */
@@ -9,46 +10,47 @@ export interface DeliveryTarget {
   ingestCeiling: number | null;
 }
 
+/** Where to look for a recipient's inbox: the shared domain within the key's project, or a verified custom domain. */
+export type RecipientRoute = { kind: "shared"; projectKey: string } | { kind: "custom" };
+
+function targetQuery(db: Db, address: string, route: RecipientRoute) {
+  const inboxes = db
+    .selectFrom("inboxes as i")
+    .innerJoin("projects as p", "p.id", "i.project_id")
+    .select(["i.id as inbox_id", "p.id as project_id", "p.key as project_key", "p.ingest_ceiling"])
+    .where("i.address", "=", address);
+  // On the shared domain the project is part of the match, so an address can only reach the
+  // project its key names; a custom domain must be verified by the project that owns it.
+  return route.kind === "shared"
+    ? inboxes.where("p.key", "=", route.projectKey).where("i.domain_id", "is", null)
+    : inboxes
+        .innerJoin("domains as d", (join) => join.onRef("d.id", "=", "i.domain_id").onRef("d.project_id", "=", "i.project_id"))
+        .where("d.status", "=", "verified");
+}
+
 /**
- * The inbox at a shared-domain address, within the project of that key. The project is part of
- * the match, so an address can only reach the project its key names.
+ * What the receiving edge needs to decide one RCPT, in one round trip on the path of every
+ * message's 250: whether the address is blocked, and its inbox when `route` says where to look
+ * (null: the address needs no inbox, e.g. a refusing `sim.*` tag).
  */
-export async function findSharedDeliveryTarget(db: Db, projectKey: string, address: string): Promise<DeliveryTarget | null> {
+export async function lookupRecipient(db: Db, address: string, route: RecipientRoute | null): Promise<{ blocked: boolean; target: DeliveryTarget | null }> {
+  const lower = address.toLowerCase();
   const row = await db
-    .selectFrom("inboxes as i")
-    .innerJoin("projects as p", "p.id", "i.project_id")
-    .select(["i.id as inbox_id", "p.id as project_id", "p.key as project_key", "p.ingest_ceiling"])
-    .where("p.key", "=", projectKey)
-    .where("i.address", "=", address.toLowerCase())
-    .where("i.domain_id", "is", null)
-    .executeTakeFirst();
-  return row ? toTarget(row) : null;
+    .selectNoFrom((eb) => [
+      eb.exists(eb.selectFrom("blocked_recipients").select("address").where("address", "=", lower)).as("blocked"),
+      (route === null ? sql<null>`null` : jsonObjectFrom(targetQuery(db, lower, route))).as("target"),
+    ])
+    .executeTakeFirstOrThrow();
+  return { blocked: row.blocked === true, target: row.target === null ? null : toTarget(row.target) };
 }
 
-/** The inbox at a custom-domain address, when the domain is verified. */
-export async function findCustomDeliveryTarget(db: Db, address: string): Promise<DeliveryTarget | null> {
-  const row = await db
-    .selectFrom("inboxes as i")
-    .innerJoin("domains as d", (join) => join.onRef("d.id", "=", "i.domain_id").onRef("d.project_id", "=", "i.project_id"))
-    .innerJoin("projects as p", "p.id", "i.project_id")
-    .select(["i.id as inbox_id", "p.id as project_id", "p.key as project_key", "p.ingest_ceiling"])
-    .where("i.address", "=", address.toLowerCase())
-    .where("d.status", "=", "verified")
-    .executeTakeFirst();
-  return row ? toTarget(row) : null;
-}
-
-function toTarget(row: { inbox_id: string; project_id: string; project_key: string; ingest_ceiling: string | null }): DeliveryTarget {
+function toTarget(row: { inbox_id: string; project_id: string; project_key: string; ingest_ceiling: string | number | null }): DeliveryTarget {
   return {
     inboxId: row.inbox_id,
     projectId: row.project_id,
     projectKey: row.project_key,
     ingestCeiling: row.ingest_ceiling === null ? null : Number(row.ingest_ceiling),
   };
-}
-
-export async function isBlockedRecipient(db: Db, address: string): Promise<boolean> {
-  return (await db.selectFrom("blocked_recipients").select("address").where("address", "=", address.toLowerCase()).executeTakeFirst()) !== undefined;
 }
 
 /** Messages the project took in during the period (received and captured), for its ingest ceiling. */

@@ -2,6 +2,7 @@ import { type ExpressionBuilder, type Selectable, sql } from "kysely";
 import { jsonArrayFrom } from "kysely/helpers/postgres";
 import type { Db } from "../database";
 import type { Database } from "../tables";
+import { compiledOnce } from "../compiled-once";
 
 export interface AttachmentRecord {
   id: string;
@@ -118,9 +119,11 @@ function toRecord(found: ReadableRow): MessageRecord {
  * (`sim.delay`) and not expired. One query, attachments included.
  */
 export async function findReadableMessage(db: Db, projectId: string, id: string, now = new Date()): Promise<MessageRecord | null> {
-  const found = await readableMessages(db, projectId, now).where("m.id", "=", id).executeTakeFirst();
+  const [found] = await readableById(db, projectId, id, now);
   return found ? toRecord(found) : null;
 }
+
+const readableById = compiledOnce(3, (db: Db, projectId: string, id: string, now: Date) => readableMessages(db, projectId, now).where("m.id", "=", id));
 
 /**
  * One page of readable messages matching `filter`, newest arrival first. The keyset is the

@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import { newId } from "@mailstop/core";
 import { createFreshDatabase, dropDatabase, runServerUrl } from "@mailstop/testkit";
 import { type Db, createDatabase, migrateToLatest } from "../index";
@@ -38,6 +39,8 @@ const content = (subject: string): ParsedContent => ({
   replyTo: [],
   headers: [],
   textBody: subject,
+  htmlBody: null,
+  headerBlock: null,
   parts: {},
   codes: [],
   links: [],
@@ -103,5 +106,16 @@ describe("storeMessageBatch", () => {
     const clash = { ...input(`raw/${newId("message")}`, [a]), copies: broken.copies };
     await expect(storeMessageBatch(db, [input(`raw/${newId("message")}`, [a]), broken, { ...clash, rawKey: `raw/${newId("message")}` }])).rejects.toThrow();
     expect(await db.selectFrom("messages").select("id").where("inbox_id", "=", a).execute()).toHaveLength(0);
+  });
+
+  it("stores a large source into many inboxes: its body travels once, not once per copy (jsonb stops at 256 MB)", async () => {
+    const inboxes = await Promise.all(Array.from({ length: 30 }, (_, n) => inbox(`big${n}`)));
+    const big = input(`raw/${newId("message")}`, inboxes);
+    // 9 MB of text: 270 MB if every copy carried it inside the statement's jsonb.
+    const text = "0123456789abcdef".repeat(9 * 65_536);
+    const [copies] = await storeMessageBatch(db, [{ ...big, content: { ...big.content, textBody: text } }]);
+    expect(copies!.map((copy) => copy.inserted)).toEqual(inboxes.map(() => true));
+    const lengths = await db.selectFrom("messages").select(sql<number>`length(text_body)`.as("length")).where("raw_key", "=", big.rawKey).execute();
+    expect(lengths.map((row) => Number(row.length))).toEqual(inboxes.map(() => text.length));
   });
 });

@@ -13,6 +13,9 @@ export interface ParsedContent {
   replyTo: MessageAddress[];
   headers: [string, string][];
   textBody: string | null;
+  /** The html part and header block kept in the row (null when absent or in the object store, see `parts`). */
+  htmlBody: string | null;
+  headerBlock: string | null;
   parts: MessageParts;
   codes: string[];
   links: MessageLink[];
@@ -65,161 +68,180 @@ export async function storeMessageCopies(db: Db, input: StoreMessageInput): Prom
   return (await storeMessageBatch(db, [input]))[0]!;
 }
 
-const byString = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+/** One parsed source as the store statement reads it (`jsonb_to_recordset`): its bodies travel apart, see storeStatement. */
+function contentRecord(input: StoreMessageInput, index: number) {
+  const { content } = input;
+  return {
+    i: index,
+    project_id: input.projectId,
+    kind: input.kind,
+    raw_key: input.rawKey,
+    size: input.size,
+    envelope_from: input.envelopeFrom,
+    message_id: content.messageId,
+    correlation_id: content.correlationId,
+    subject: content.subject,
+    from_address: content.from?.address ?? null,
+    from_name: content.from?.name ?? null,
+    to: content.to,
+    cc: content.cc,
+    reply_to: content.replyTo,
+    headers: content.headers,
+    parts: content.parts,
+    codes: content.codes,
+    links: content.links,
+    parse_error: content.parseError,
+    received_at: input.receivedAt.toISOString(),
+    metric: input.metric,
+    period_start: input.periodStart,
+    attachments: content.attachments.map((attachment, n) => ({
+      n,
+      position: attachment.position,
+      filename: attachment.filename,
+      content_type: attachment.contentType,
+      content_id: attachment.contentId,
+      size: attachment.size,
+      blob_key: attachment.blobKey,
+    })),
+  };
+}
+
+/** One copy of source `i`, in input order (`ord`). */
+function copyRecord(copy: MessageCopy, index: number, ord: number) {
+  return {
+    ord,
+    i: index,
+    id: copy.newMessageId,
+    inbox_id: copy.inboxId,
+    envelope_to: copy.envelopeTo,
+    labels: copy.labels,
+    complaint: copy.complaint,
+    visible_at: copy.visibleAt.toISOString(),
+    attachment_ids: copy.newAttachmentIds,
+  };
+}
 
 /**
- * {@link storeMessageCopies} for several raw sources at once, in one transaction (a group
- * commit): the inbox locks, the commit and its fsync are paid once for the batch instead of
- * once per message, and messages into one inbox no longer queue behind each other's commits.
- * Returns the stored copies of each input, in input order. All or nothing: when it fails,
- * nothing of the batch is stored.
+ * The whole store as one statement, so a batch costs one round trip and one commit. In order:
+ * the inbox rows are locked in id order before any message takes its sequence numbers (so
+ * within an inbox `seq` and `stream_seq` follow commit order, and two batches sharing inboxes
+ * never deadlock; FOR NO KEY UPDATE is the lock the counter update takes anyway); copies whose
+ * inbox is gone or of another project are skipped; the insert skips copies already stored
+ * (a retried job, or the same job twice in the batch), and only the rows it inserted move the
+ * inbox counters, the usage meters (in key order, for the same deadlock reason) and gain
+ * attachments. Volatile `nextval` is evaluated after the ORDER BY, so copies into one inbox
+ * take their numbers in input order.
+ *
+ * Each source's fields travel once however many copies it has, and its three bodies as text[]
+ * parameters rather than inside the jsonb: PostgreSQL refuses a jsonb value over 256 MB, which
+ * a large message to many inboxes would reach if each copy carried its content. Written as
+ * SQL: kysely has no form for `jsonb_to_recordset`'s column list, and the statement reads best
+ * whole.
+ */
+function storeStatement(inputs: readonly StoreMessageInput[], copies: ReturnType<typeof copyRecord>[]) {
+  const texts = inputs.map((input) => input.content.textBody);
+  const htmls = inputs.map((input) => input.content.htmlBody);
+  const headerBlocks = inputs.map((input) => input.content.headerBlock);
+  return sql<{ ord: number; live: boolean; id: string | null; stream_seq: string | null; visible_at: Date | null }>`
+    with content as (
+      select * from jsonb_to_recordset(${JSON.stringify(inputs.map(contentRecord))}::jsonb) as c(
+        i int, project_id text, kind text, raw_key text, size int, envelope_from text, message_id text,
+        correlation_id text, subject text, from_address text, from_name text, "to" jsonb, cc jsonb, reply_to jsonb,
+        headers jsonb, parts jsonb, codes jsonb, links jsonb, parse_error text, received_at timestamptz, metric text,
+        period_start date, attachments jsonb)
+    ),
+    input as (
+      select k.ord, k.id, k.inbox_id, k.envelope_to, k.labels, k.complaint, k.visible_at, k.attachment_ids, c.*
+      from jsonb_to_recordset(${JSON.stringify(copies)}::jsonb) as k(
+        ord int, i int, id text, inbox_id text, envelope_to text, labels jsonb, complaint boolean,
+        visible_at timestamptz, attachment_ids jsonb)
+      join content c on c.i = k.i
+    ),
+    locked as (
+      select i.id, i.project_id, i.retention_seconds from inboxes i
+      where i.id in (select inbox_id from input) order by i.id for no key update
+    ),
+    inserted as (
+      insert into messages (id, project_id, inbox_id, kind, raw_key, size, envelope_from, envelope_to, message_id,
+        correlation_id, subject, from_address, from_name, "to", cc, reply_to, headers, labels, text_body, html_body,
+        header_block, parts, codes, links, parse_error, complaint, received_at, visible_at, stream_seq, expires_at)
+      select v.id, v.project_id, v.inbox_id, v.kind, v.raw_key, v.size, v.envelope_from, v.envelope_to, v.message_id,
+        v.correlation_id, v.subject, v.from_address, v.from_name, v."to", v.cc, v.reply_to, v.headers, v.labels,
+        (${texts}::text[])[v.i + 1], (${htmls}::text[])[v.i + 1], (${headerBlocks}::text[])[v.i + 1],
+        v.parts, array(select jsonb_array_elements_text(v.codes)), v.links,
+        v.parse_error, v.complaint, v.received_at, v.visible_at,
+        -- Visible now: streamed now. A later visible_at is revealed by revealMessage.
+        case when v.visible_at <= v.received_at then nextval('message_stream_seq') end,
+        v.received_at + l.retention_seconds * interval '1 second'
+      from input v join locked l on l.id = v.inbox_id and l.project_id = v.project_id
+      order by v.inbox_id, v.ord
+      on conflict (raw_key, inbox_id) do nothing
+      returning id, inbox_id, raw_key, stream_seq, visible_at, received_at
+    ),
+    -- The input rows the insert took (a skipped duplicate's id is not in it).
+    fresh as (
+      select v.*, m.stream_seq as new_stream_seq, m.visible_at as new_visible_at
+      from inserted m join input v on v.id = m.id
+    ),
+    files as (
+      insert into attachments (id, message_id, project_id, position, filename, content_type, content_id, size, blob_key)
+      select f.attachment_ids ->> a.n, f.id, f.project_id, a.position, a.filename, a.content_type, a.content_id, a.size, a.blob_key
+      from fresh f cross join jsonb_to_recordset(f.attachments) as a(n int, position int, filename text, content_type text, content_id text, size int, blob_key text)
+    ),
+    counted as (
+      update inboxes i set message_count = i.message_count + c.n, last_message_at = greatest(i.last_message_at, c.last)
+      from (select inbox_id, count(*) as n, max(received_at) as last from fresh group by inbox_id) c
+      where i.id = c.inbox_id
+    ),
+    metered as (
+      insert into usage_counters (project_id, period_start, metric, used)
+      select project_id, period_start, metric, count(*) from fresh
+      group by project_id, period_start, metric order by project_id, period_start, metric
+      on conflict (project_id, period_start, metric) do update set used = usage_counters.used + excluded.used
+    )
+    select v.ord, l.id is not null as live, f.id, f.new_stream_seq as stream_seq, f.new_visible_at as visible_at
+    from input v
+    left join locked l on l.id = v.inbox_id and l.project_id = v.project_id
+    left join fresh f on f.ord = v.ord
+    order by v.ord`;
+}
+
+/**
+ * {@link storeMessageCopies} for several raw sources at once, in one statement (a group
+ * commit, see storeStatement): the inbox locks, the commit and its fsync are paid once for the
+ * batch instead of once per message. Returns the stored copies of each input, in input order.
+ * All or nothing: when it fails, nothing of the batch is stored.
  */
 export async function storeMessageBatch(db: Db, inputs: readonly StoreMessageInput[]): Promise<StoredCopy[][]> {
+  const entries = inputs.flatMap((input, index) => input.copies.map((copy) => ({ index, input, copy })));
   const results: StoredCopy[][] = inputs.map(() => []);
-  // Inbox rows are locked in id order, so two transactions sharing inboxes never deadlock;
-  // within an inbox, copies take their sequence numbers in input order.
-  const entries = inputs
-    .flatMap((input, index) => input.copies.map((copy) => ({ index, input, copy })))
-    .sort((a, b) => byString(a.copy.inboxId, b.copy.inboxId) || a.index - b.index);
   if (entries.length === 0) return results;
 
-  return db.transaction().execute(async (trx) => {
-    // The inbox rows are locked before any message takes its sequence numbers, so within an
-    // inbox `seq` and `stream_seq` follow commit order (a stream that has read n never later
-    // finds a smaller one committed). FOR NO KEY UPDATE is the lock the counter update takes anyway;
-    // an inbox deleted meanwhile (or of another project) is simply absent and its copy skipped.
-    const inboxRows = await trx
-      .selectFrom("inboxes")
-      .select(["id", "project_id", "retention_seconds"])
-      .where("id", "in", [...new Set(entries.map((entry) => entry.copy.inboxId))])
-      .orderBy("id")
-      .forNoKeyUpdate()
-      .execute();
-    const inboxes = new Map(inboxRows.map((row) => [row.id, row]));
-    const live = entries.filter((entry) => inboxes.get(entry.copy.inboxId)?.project_id === entry.input.projectId);
-    if (live.length === 0) return results;
-
-    const insertedRows = await trx
-      .insertInto("messages")
-      .values(
-        live.map(({ input, copy }) => {
-          const { content } = input;
-          return {
-            id: copy.newMessageId,
-            project_id: input.projectId,
-            inbox_id: copy.inboxId,
-            kind: input.kind,
-            raw_key: input.rawKey,
-            size: input.size,
-            envelope_from: input.envelopeFrom,
-            envelope_to: copy.envelopeTo,
-            message_id: content.messageId,
-            correlation_id: content.correlationId,
-            subject: content.subject,
-            from_address: content.from?.address ?? null,
-            from_name: content.from?.name ?? null,
-            to: JSON.stringify(content.to),
-            cc: JSON.stringify(content.cc),
-            reply_to: JSON.stringify(content.replyTo),
-            headers: JSON.stringify(content.headers),
-            labels: JSON.stringify(copy.labels),
-            text_body: content.textBody,
-            parts: JSON.stringify(content.parts),
-            codes: content.codes,
-            links: JSON.stringify(content.links),
-            parse_error: content.parseError,
-            complaint: copy.complaint,
-            received_at: input.receivedAt,
-            visible_at: copy.visibleAt,
-            // Visible now: streamed now. A later `visible_at` is revealed by revealMessage.
-            stream_seq: copy.visibleAt.getTime() <= input.receivedAt.getTime() ? sql<string>`nextval('message_stream_seq')` : null,
-            expires_at: new Date(input.receivedAt.getTime() + inboxes.get(copy.inboxId)!.retention_seconds * 1000),
-          };
-        }),
-      )
-      .onConflict((oc) => oc.columns(["raw_key", "inbox_id"]).doNothing())
-      .returning(["id", "inbox_id", "raw_key", "stream_seq", "visible_at"])
-      .execute();
-
-    // Rows come back by key, not by position. A copy whose key was already stored (a retried
-    // job, or the same job twice in this batch) finds the existing row instead.
-    const keyOf = (rawKey: string, inboxId: string) => `${rawKey}\n${inboxId}`;
-    const fresh = new Map(insertedRows.map((row) => [keyOf(row.raw_key, row.inbox_id), row]));
-    const claimed = live.map((entry) => {
-      const key = keyOf(entry.input.rawKey, entry.copy.inboxId);
-      const row = fresh.get(key);
-      if (row) fresh.delete(key);
-      return { ...entry, row };
-    });
-    const stale = claimed.filter((entry) => entry.row === undefined);
-    const existingRows =
-      stale.length === 0
-        ? []
-        : await trx
-            .selectFrom("messages")
-            .select(["id", "inbox_id", "raw_key", "stream_seq", "visible_at"])
-            .where((eb) =>
-              eb.or(stale.map(({ input, copy }) => eb.and([eb("project_id", "=", input.projectId), eb("raw_key", "=", input.rawKey), eb("inbox_id", "=", copy.inboxId)]))),
-            )
-            .execute();
-    const existing = new Map(existingRows.map((row) => [keyOf(row.raw_key, row.inbox_id), row]));
-
-    const attachments = claimed.flatMap(({ input, copy, row }) =>
-      row === undefined
-        ? []
-        : input.content.attachments.map((attachment, index) => ({
-            id: copy.newAttachmentIds[index]!,
-            message_id: row.id,
-            project_id: input.projectId,
-            position: attachment.position,
-            filename: attachment.filename,
-            content_type: attachment.contentType,
-            content_id: attachment.contentId,
-            size: attachment.size,
-            blob_key: attachment.blobKey,
-          })),
-    );
-    if (attachments.length > 0) await trx.insertInto("attachments").values(attachments).execute();
-
-    const perInbox = new Map<string, { projectId: string; count: number; last: Date }>();
-    const perMeter = new Map<string, { projectId: string; periodStart: string; metric: string; count: number }>();
-    for (const { index, input, copy, row } of claimed) {
-      if (row === undefined) {
-        const found = existing.get(keyOf(input.rawKey, copy.inboxId));
-        if (found) results[index]!.push({ inboxId: copy.inboxId, messageId: found.id, streamSeq: found.stream_seq, visibleAt: found.visible_at, inserted: false });
-        continue;
-      }
-      results[index]!.push({ inboxId: copy.inboxId, messageId: row.id, streamSeq: row.stream_seq, visibleAt: row.visible_at, inserted: true });
-      const inbox = perInbox.get(copy.inboxId) ?? { projectId: input.projectId, count: 0, last: input.receivedAt };
-      inbox.count += 1;
-      if (input.receivedAt > inbox.last) inbox.last = input.receivedAt;
-      perInbox.set(copy.inboxId, inbox);
-      const meterKey = `${input.projectId}\n${input.periodStart}\n${input.metric}`;
-      const meter = perMeter.get(meterKey) ?? { projectId: input.projectId, periodStart: input.periodStart, metric: input.metric, count: 0 };
-      meter.count += 1;
-      perMeter.set(meterKey, meter);
+  const { rows } = await storeStatement(inputs, entries.map(({ index, copy }, ord) => copyRecord(copy, index, ord))).execute(db);
+  // A live copy the statement did not insert was stored before (a retried job, or the same
+  // job twice in this batch): it finds the existing row instead. The statement has committed.
+  const stale = rows.filter((row) => row.live && row.id === null).map((row) => entries[row.ord]!);
+  const keyOf = (rawKey: string, inboxId: string) => `${rawKey}\n${inboxId}`;
+  const existing = new Map(
+    (stale.length === 0
+      ? []
+      : await db
+          .selectFrom("messages")
+          .select(["id", "inbox_id", "raw_key", "stream_seq", "visible_at"])
+          .where((eb) => eb.or(stale.map(({ input, copy }) => eb.and([eb("project_id", "=", input.projectId), eb("raw_key", "=", input.rawKey), eb("inbox_id", "=", copy.inboxId)]))))
+          .execute()
+    ).map((row) => [keyOf(row.raw_key, row.inbox_id), row]),
+  );
+  for (const row of rows) {
+    const { index, input, copy } = entries[row.ord]!;
+    if (row.id !== null) {
+      results[index]!.push({ inboxId: copy.inboxId, messageId: row.id, streamSeq: row.stream_seq, visibleAt: row.visible_at!, inserted: true });
+      continue;
     }
-    for (const [inboxId, { projectId, count, last }] of [...perInbox].sort((a, b) => byString(a[0], b[0]))) {
-      await trx
-        .updateTable("inboxes")
-        .set({
-          message_count: sql<number>`message_count + ${count}`,
-          last_message_at: sql<Date>`greatest(last_message_at, ${last})`,
-        })
-        .where("id", "=", inboxId)
-        .where("project_id", "=", projectId)
-        .execute();
-    }
-    // Counter rows in key order too: two batches metering the same projects never deadlock.
-    for (const [, meter] of [...perMeter].sort((a, b) => byString(a[0], b[0]))) {
-      await trx
-        .insertInto("usage_counters")
-        .values({ project_id: meter.projectId, period_start: meter.periodStart, metric: meter.metric, used: meter.count })
-        .onConflict((oc) => oc.columns(["project_id", "period_start", "metric"]).doUpdateSet({ used: sql<number>`usage_counters.used + ${meter.count}` }))
-        .execute();
-    }
-    return results;
-  });
+    const found = row.live ? existing.get(keyOf(input.rawKey, copy.inboxId)) : undefined;
+    if (found) results[index]!.push({ inboxId: copy.inboxId, messageId: found.id, streamSeq: found.stream_seq, visibleAt: found.visible_at, inserted: false });
+  }
+  return results;
 }
 
 /**

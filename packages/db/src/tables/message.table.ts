@@ -14,8 +14,11 @@ export interface MessageLink {
   text: string | null;
 }
 
-/** Where each decoded part lives in the object store, and its size in bytes. */
-export type MessageParts = Partial<Record<"text" | "html" | "headers", { key: string; size: number }>>;
+/**
+ * Each decoded part's size in bytes and, when it lives in the object store, its key. A part
+ * without a key is in the row: `text_body`, `html_body` or `header_block`.
+ */
+export type MessageParts = Partial<Record<"text" | "html" | "headers", { key?: string; size: number }>>;
 
 export interface MessagesTable {
   id: string;
@@ -40,6 +43,10 @@ export interface MessagesTable {
   headers: Json<[string, string][]>;
   labels: Json<Labels>;
   text_body: string | null;
+  /** The html part when it is at most the view's inline cap (else `parts.html.key`). */
+  html_body: string | null;
+  /** The header block as received, under the same rule (else `parts.headers.key`). */
+  header_block: string | null;
   parts: Json<MessageParts>;
   codes: ColumnType<string[], string[] | undefined, string[]>;
   links: Json<MessageLink[]>;

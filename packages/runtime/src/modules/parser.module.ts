@@ -2,9 +2,6 @@ import type { JobWorker } from "@mailstop/messaging";
 import { parserJobs } from "@mailstop/parser";
 import { type RuntimeContext, type ServiceModule, requireBlobs, requireDb, requireMessaging } from "../module";
 
-/** Parse jobs in flight per parser process: the work is mostly waiting on the store and database. */
-export const PARSER_CONCURRENCY = 8;
-
 /** The parser service: consumes parse-message, publish-arrival and reap jobs. */
 export function parserModule(context: RuntimeContext): ServiceModule {
   const messaging = requireMessaging(context);
@@ -22,7 +19,7 @@ export function parserModule(context: RuntimeContext): ServiceModule {
     async start() {
       // Every parser declares the same schedule; the queue keeps one.
       await messaging.queue.schedule("reap", {}, context.config.reapIntervalSeconds * 1000);
-      worker = messaging.startWorker(jobs, { concurrency: PARSER_CONCURRENCY, lockDurationMs: context.config.jobLockMs });
+      worker = messaging.startWorker(jobs, { concurrency: context.config.parserConcurrency, lockDurationMs: context.config.jobLockMs });
     },
     async stop() {
       await worker?.close();

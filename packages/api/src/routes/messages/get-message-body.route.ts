@@ -10,13 +10,17 @@ const CONTENT_TYPES = {
   headers: "text/plain; charset=utf-8",
 } as const;
 
-/** GET /v1/messages/{id}/body: the whole part, streamed from the object store. */
+/** GET /v1/messages/{id}/body: the whole part, from the row or streamed from the object store. */
 export const getMessageBodyRoute = ({ db, blobs }: ApiDeps) =>
   publicRoute("getMessageBody", async ({ auth, params, query, res }) => {
     const record = await requireMessage(db, auth.project.id, params.id);
     const part = partOf(record, query.format);
     if (part === null) {
       throw new MailstopError("unsupported_format", `This message has no ${query.format} part.`, { details: { available: availableFormats(record) } });
+    }
+    if (part.text !== undefined) {
+      res.status(200).type(CONTENT_TYPES[query.format]).send(Buffer.from(part.text, "utf8"));
+      return undefined;
     }
     const stream = await requireBlobs(blobs).get(part.key);
     if (stream === null) throw new MailstopError("storage_unavailable", "A stored part of this message is missing.");

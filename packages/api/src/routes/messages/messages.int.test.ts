@@ -144,6 +144,36 @@ describe("GET /v1/messages/{id}/body", () => {
     expect(headers.text).not.toContain("the whole text");
   });
 
+  it("serves the text of a row stored with a text object from text_body, where it is whole", async () => {
+    const inbox = await createInbox();
+    const id = await deliver(inbox.address, { subject: `Legacy ${newId("message")}`, text: "the legacy text" });
+    // Rows stored before the bodies moved into the row carry a key for their text part.
+    await server.db
+      .updateTable("messages")
+      .set({ parts: JSON.stringify({ text: { key: `projects/${project.projectId}/tx/gone/text.txt`, size: 15 } }) })
+      .where("id", "=", id)
+      .execute();
+    const { text_body } = await server.db.selectFrom("messages").select("text_body").where("id", "=", id).executeTakeFirstOrThrow();
+    expect(text_body).toMatch(/^the legacy text\s*$/);
+    expect((await get(`/v1/messages/${id}/body?format=text`)).text).toBe(text_body);
+    expect((await get(`/v1/messages/${id}`)).json.body.text.preview).toBe(text_body);
+  });
+
+  it("serves a part too large for the row from the object store, and a non-ASCII part with its byte length", async () => {
+    const inbox = await createInbox();
+    const big = `<p>${"y".repeat(600_000)}</p>`;
+    const bigId = await deliver(inbox.address, { subject: `Big body ${newId("message")}`, text: "t", html: big });
+    const html = await get(`/v1/messages/${bigId}/body?format=html`);
+    expect([html.status, html.headers.get("content-length"), html.text === big]).toEqual([200, String(big.length), true]);
+    const view = await get(`/v1/messages/${bigId}?format=html`);
+    expect(view.json.body.html).toEqual({ preview: "", size: big.length, truncated: true, url: expect.stringContaining("format=html") });
+
+    const accented = "Grüße, 🎉";
+    const smallId = await deliver(inbox.address, { subject: `Accented ${newId("message")}`, text: accented });
+    const text = await get(`/v1/messages/${smallId}/body?format=text`);
+    expect([text.headers.get("content-length"), text.text]).toEqual([String(Buffer.byteLength(accented)), accented]);
+  });
+
   it("gives unsupported_format with the available parts when the message has no such part", async () => {
     const inbox = await createInbox();
     const id = await deliver(inbox.address, { subject: `Text only ${newId("message")}`, text: "just text" });
