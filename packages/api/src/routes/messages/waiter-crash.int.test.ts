@@ -41,7 +41,7 @@ describeWithEngines("a waiter killed with waits held", "a separate waiter proces
       stdio: "ignore",
     });
     const childUrl = `http://127.0.0.1:${port}`;
-    await eventually(() => fetch(`${childUrl}/health`).then((r) => (r.ok ? true : null), () => null), { timeoutMs: 30_000, what: "the waiter process" });
+    await eventually(() => fetch(`${childUrl}/health`).then((r) => (r.ok ? true : null), () => null), { timeoutMs: 60_000, what: "the waiter process" });
 
     const long = { inbox: inbox!.id, match: { subject_contains: "never" }, timeout_ms: 120_000 };
     const held = [waitOn(childUrl, project.apiKey, long).catch(() => null), waitOn(childUrl, project.apiKey, long).catch(() => null)];
@@ -58,5 +58,5 @@ describeWithEngines("a waiter killed with waits held", "a separate waiter proces
       { timeoutMs: SLOT_LEASE.ttlMs * 3, what: "the dead waiter's slots to lapse" },
     );
     await Promise.all(held);
-  }, 90_000);
+  }, 150_000);
 });
