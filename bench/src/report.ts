@@ -1,6 +1,6 @@
 import { TARGET_LABELS, type TargetName } from "./targets/target";
 
-export const COLUMNS: TargetName[] = ["mailstop", "mailstop-dir", "ceiling", "floor", "maildev"];
+export const COLUMNS: TargetName[] = ["mailstop", "mailstop-dir", "ceiling", "floor", "maildev", "postfix"];
 
 /** One line of the table: a figure per server, and mailstop's target when it has one. */
 export interface Row {
@@ -19,6 +19,8 @@ export interface Report {
   duration_s: number;
   machine: { cpus: string; cores: number; memory_gb: number; node: string; os: string; load_before: number[]; load_after: number[] };
   commit: string;
+  /** What the table should be read with (a comparison server that could not run, and why). */
+  notes: string[];
   rows: Row[];
   /** Raw results of every scenario, for whoever wants more than the table. */
   details: Record<string, unknown>;
@@ -41,7 +43,7 @@ export function renderText(report: Report): string {
   const lines = report.rows.map((row) => [row.scenario, row.unit, ...COLUMNS.map((c) => format(row.values[c], row.unit)), verdict(row)]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
   const line = (cells: string[]) => cells.map((cell, i) => (i >= 2 && i < 2 + COLUMNS.length ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!))).join("  ");
-  return [line(header), widths.map((w) => "-".repeat(w)).join("  "), ...lines.map(line)].join("\n");
+  return [line(header), widths.map((w) => "-".repeat(w)).join("  "), ...lines.map(line), ...report.notes].join("\n");
 }
 
 /** The table as Markdown, with the machine it ran on. */
@@ -55,6 +57,7 @@ export function renderMarkdown(report: Report): string {
   return [
     `Run of ${report.started_at} (${report.mode}, ${report.duration_s.toFixed(0)} s), commit ${report.commit}.`,
     `Machine: ${m.cores} × ${m.cpus}, ${m.memory_gb.toFixed(0)} GB, ${m.os}, Node ${m.node}; load average before ${m.load_before.map((l) => l.toFixed(2)).join(" ")}, after ${m.load_after.map((l) => l.toFixed(2)).join(" ")}.`,
+    ...report.notes,
     "",
     head,
     rule,

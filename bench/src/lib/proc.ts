@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { createWriteStream, readFileSync } from "node:fs";
+import { createConnection } from "node:net";
 import { join } from "node:path";
 import { sleep, until } from "./stats";
 
@@ -66,17 +67,21 @@ export async function waitForHttp(child: Child, url: string, timeoutMs = 60_000)
   );
 }
 
+/** Whether a loopback TCP port accepts a connection now. */
+export function acceptsConnections(port: number): Promise<boolean> {
+  return new Promise<boolean>((resolve) => {
+    const socket = createConnection({ port, host: "127.0.0.1" });
+    socket.once("connect", () => (socket.destroy(), resolve(true)));
+    socket.once("error", () => resolve(false));
+  });
+}
+
 /** Waits until a TCP port accepts connections. */
 export async function waitForPort(child: Child, port: number, timeoutMs = 30_000): Promise<void> {
-  const { createConnection } = await import("node:net");
   await until(
     async () => {
       if (child.process.exitCode !== null) throw new Error(`${child.name} exited with ${child.process.exitCode}; see ${child.logFile}`);
-      return new Promise<boolean>((resolve) => {
-        const socket = createConnection({ port, host: "127.0.0.1" });
-        socket.once("connect", () => (socket.destroy(), resolve(true)));
-        socket.once("error", () => resolve(false));
-      });
+      return acceptsConnections(port);
     },
     `${child.name} on port ${port}`,
     timeoutMs,

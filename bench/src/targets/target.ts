@@ -1,5 +1,5 @@
 /** The servers the benchmark compares, each started by the benchmark itself. */
-export type TargetName = "mailstop" | "mailstop-dir" | "ceiling" | "floor" | "maildev";
+export type TargetName = "mailstop" | "mailstop-dir" | "ceiling" | "floor" | "maildev" | "postfix";
 
 export const TARGET_LABELS: Record<TargetName, string> = {
   mailstop: "mailstop",
@@ -7,6 +7,7 @@ export const TARGET_LABELS: Record<TargetName, string> = {
   ceiling: "ceiling (smtp-server, discard)",
   floor: "durable floor (smtp-server + fsync)",
   maildev: "MailDev",
+  postfix: "Postfix → Maildir",
 };
 
 /** Where one scenario's mail goes, and how much of it can be read back yet. */
