@@ -1,5 +1,6 @@
 import { type Compilable, CompiledQuery } from "kysely";
 import type { Db } from "./database";
+import { prepareStatement } from "./prepared-statements";
 
 /** Stands for the i-th argument while the query is built; never sent to the database. */
 class Marker {
@@ -12,7 +13,8 @@ class Marker {
  * profile), although the hottest reads differ only in their parameters. `build` runs once with
  * a marker for each argument; each call then puts its own values where the markers landed in
  * the compiled parameters. Arguments must be scalar values used as they are (a list would
- * expand into a varying number of parameters).
+ * expand into a varying number of parameters; an array bound to one parameter, as in
+ * `${values}::text[]`, is one value). On PostgreSQL it also runs as a prepared statement.
  */
 export function compiledOnce<Args extends readonly unknown[], Row>(
   arity: Args["length"],
@@ -28,6 +30,8 @@ export function compiledOnce<Args extends readonly unknown[], Row>(
       if (used.size !== arity) throw new Error(`compiledOnce: ${arity - used.size} argument(s) did not become parameters of ${sql}`);
       query = { sql, parameters };
       compiled.set(db, query);
+      // Its text never changes: PostgreSQL plans it once per connection.
+      prepareStatement(sql);
     }
     const parameters = query.parameters.map((value) => (value instanceof Marker ? args[value.index] : value));
     // A fresh query id per call: nothing may share per-execution state between calls.

@@ -1,6 +1,7 @@
 import { Kysely, Migrator, PostgresDialect, type MigrationResult, sql } from "kysely";
 import pg from "pg";
 import { MIGRATIONS } from "./migrations";
+import { PreparingClient } from "./prepared-statements";
 import type { Database } from "./tables";
 
 export type Db = Kysely<Database>;
@@ -16,7 +17,7 @@ export interface DatabaseOptions {
 
 /** A kysely handle over a pg pool. The caller owns it and must `destroy()` it on stop. */
 export function createDatabase(url: string, options: DatabaseOptions = {}): Db {
-  const pool = new pg.Pool({ connectionString: url, max: options.maxConnections ?? 10 });
+  const pool = new pg.Pool({ connectionString: url, max: options.maxConnections ?? 10, Client: PreparingClient });
   // An idle client that loses its connection emits 'error' on the pool; without a listener
   // node would crash the process. The next query gets a fresh client.
   pool.on("error", () => undefined);
