@@ -3,6 +3,7 @@ import { createFreshDatabase, describeWithEngines, dropDatabase, runServerUrl } 
 import { compiledOnce } from "./compiled-once";
 import { type Db, createDatabase, migrateToLatest } from "./index";
 import { findApiKeyByHash } from "./repositories/credential.repository";
+import { listReadableMessages } from "./repositories/message-read.repository";
 import { preparedStatementName } from "./prepared-statements";
 
 describeWithEngines("prepared statements on PostgreSQL", "prepared statements are PostgreSQL's; PGlite runs every query unnamed", () => {
@@ -35,10 +36,17 @@ describeWithEngines("prepared statements on PostgreSQL", "prepared statements ar
 
   it("prepares the hot paths' queries, and nothing else", async () => {
     expect(await findApiKeyByHash(db, Buffer.alloc(32))).toBeNull();
+    // A wait's check of one arrival against its match, twice with other values: one statement.
+    for (const subject of ["code", "link"]) {
+      expect(await listReadableMessages(db, "prj_none", { id: "msg_none", subjectContains: subject }, { beforeSeq: null, limit: 1 })).toEqual([]);
+    }
+    // A list (no id) is not: its best plan depends on the values.
+    expect(await listReadableMessages(db, "prj_none", { inboxId: "ibx_none", subjectContains: "code" }, { beforeSeq: null, limit: 50 })).toEqual([]);
     await db.selectFrom("inboxes").select("id").where("tag", "=", "none").execute();
-    const names = (await prepared()).map((row) => row.name);
-    expect(names.every((name) => name.startsWith("mailstop_"))).toBe(true);
-    expect((await prepared()).some((row) => row.statement.includes('"api_keys"'))).toBe(true);
-    expect((await prepared()).some((row) => row.statement.includes('where "tag" ='))).toBe(false);
+    const statements = await prepared();
+    expect(statements.every((row) => row.name.startsWith("mailstop_"))).toBe(true);
+    expect(statements.filter((row) => row.statement.includes('"api_keys"'))).toHaveLength(1);
+    expect(statements.filter((row) => row.statement.includes("strpos(lower(m.subject)"))).toHaveLength(1);
+    expect(statements.some((row) => row.statement.includes('where "tag" ='))).toBe(false);
   });
 });

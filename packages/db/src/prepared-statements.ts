@@ -7,15 +7,22 @@ import pg from "pg";
  * parse batch's one-statement store spent more than half of its time planning (1.6 ms against
  * 0.7 ms prepared, single message, on the benchmark machine), on the path of every arrival.
  *
- * Only registered texts are prepared, so each connection holds a bounded set of statements; any
- * other query stays unnamed. The registry is process-wide: a text means the same statement on
+ * Only registered texts are prepared, at most MAX_PREPARED_STATEMENTS of them, so each
+ * connection holds a bounded set of statements; any other query stays unnamed. The registry is process-wide: a text means the same statement on
  * every connection, and its name is derived from the order of registration.
  */
 const names = new Map<string, string>();
 
-/** Marks `sql` to be prepared on each PostgreSQL connection that runs it. */
+/**
+ * The most texts prepared: a query whose text varies with its input (the list filters, one
+ * shape per combination of filters present) must not make each connection hold a plan for
+ * every combination ever asked. Past this, new texts run unnamed, as before.
+ */
+export const MAX_PREPARED_STATEMENTS = 64;
+
+/** Marks `sql` to be prepared on each PostgreSQL connection that runs it (while there is room). */
 export function prepareStatement(sql: string): void {
-  if (!names.has(sql)) names.set(sql, `mailstop_${names.size + 1}`);
+  if (!names.has(sql) && names.size < MAX_PREPARED_STATEMENTS) names.set(sql, `mailstop_${names.size + 1}`);
 }
 
 /** The statement name of a registered text (for tests and diagnostics). */

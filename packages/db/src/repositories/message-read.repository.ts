@@ -3,6 +3,7 @@ import { jsonArrayFrom } from "kysely/helpers/postgres";
 import type { Db } from "../database";
 import type { Database } from "../tables";
 import { compiledOnce } from "../compiled-once";
+import { prepareStatement } from "../prepared-statements";
 
 export interface AttachmentRecord {
   id: string;
@@ -138,7 +139,13 @@ export async function listReadableMessages(
 ): Promise<MessageRecord[]> {
   let query = readableMessages(db, projectId, now).where((eb) => matches(eb as unknown as MessageScope, filter));
   if (page.beforeSeq !== null) query = query.where("m.seq", "<", page.beforeSeq);
-  const rows = await query.orderBy("m.seq", "desc").limit(page.limit).execute();
+  const compiled = query.orderBy("m.seq", "desc").limit(page.limit).compile();
+  // A wait asks this about every arrival, by id: its text depends only on which filters are
+  // present (every value is a parameter), so it is planned once per connection. Only by id: a
+  // generic plan is safe for a lookup by primary key, not for a list whose best plan depends on
+  // the values (an inbox of ten messages or of a million, a `since` of a minute or a month).
+  if (filter.id !== undefined) prepareStatement(compiled.sql);
+  const { rows } = await db.executeQuery(compiled);
   return rows.map(toRecord);
 }
 
