@@ -3,6 +3,7 @@ import { createFreshDatabase, describeWithEngines, dropDatabase, runServerUrl } 
 import { compiledOnce } from "./compiled-once";
 import { type Db, createDatabase, migrateToLatest } from "./index";
 import { findApiKeyByHash } from "./repositories/credential.repository";
+import { lookupRecipient } from "./repositories/delivery.repository";
 import { listReadableMessages } from "./repositories/message-read.repository";
 import { preparedStatementName } from "./prepared-statements";
 
@@ -36,6 +37,7 @@ describeWithEngines("prepared statements on PostgreSQL", "prepared statements ar
 
   it("prepares the hot paths' queries, and nothing else", async () => {
     expect(await findApiKeyByHash(db, Buffer.alloc(32))).toBeNull();
+    expect(await lookupRecipient(db, "nobody@mailstop.test", { kind: "shared", projectKey: "none" })).toEqual({ blocked: false, target: null });
     // A wait's check of one arrival against its match, twice with other values: one statement.
     for (const subject of ["code", "link"]) {
       expect(await listReadableMessages(db, "prj_none", { id: "msg_none", subjectContains: subject }, { beforeSeq: null, limit: 1 })).toEqual([]);
@@ -46,6 +48,7 @@ describeWithEngines("prepared statements on PostgreSQL", "prepared statements ar
     const statements = await prepared();
     expect(statements.every((row) => row.name.startsWith("mailstop_"))).toBe(true);
     expect(statements.filter((row) => row.statement.includes('"api_keys"'))).toHaveLength(1);
+    expect(statements.filter((row) => row.statement.includes('"blocked_recipients"'))).toHaveLength(1);
     expect(statements.filter((row) => row.statement.includes("strpos(lower(m.subject)"))).toHaveLength(1);
     expect(statements.some((row) => row.statement.includes('where "tag" ='))).toBe(false);
   });

@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import { jsonObjectFrom } from "kysely/helpers/postgres";
 import type { Db } from "../database";
+import { prepareStatement } from "../prepared-statements";
 
 /** Where a receiving-edge recipient goes: its inbox and the project that owns it. */
 export interface DeliveryTarget {
@@ -35,13 +36,16 @@ function targetQuery(db: Db, address: string, route: RecipientRoute) {
  */
 export async function lookupRecipient(db: Db, address: string, route: RecipientRoute | null): Promise<{ blocked: boolean; target: DeliveryTarget | null }> {
   const lower = address.toLowerCase();
-  const row = await db
+  const query = db
     .selectNoFrom((eb) => [
       eb.exists(eb.selectFrom("blocked_recipients").select("address").where("address", "=", lower)).as("blocked"),
       (route === null ? sql<null>`null` : jsonObjectFrom(targetQuery(db, lower, route))).as("target"),
     ])
-    .executeTakeFirstOrThrow();
-  return { blocked: row.blocked === true, target: row.target === null ? null : toTarget(row.target) };
+    .compile();
+  // Three texts (one per kind of route), each a lookup by unique keys: prepared (see prepareStatement).
+  prepareStatement(query.sql);
+  const [row] = (await db.executeQuery(query)).rows;
+  return { blocked: row!.blocked === true, target: row!.target === null ? null : toTarget(row!.target) };
 }
 
 function toTarget(row: { inbox_id: string; project_id: string; project_key: string; ingest_ceiling: string | number | null }): DeliveryTarget {
