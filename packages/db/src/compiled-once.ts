@@ -30,7 +30,7 @@ export function compiledOnce<Args extends readonly unknown[], Row>(
       if (used.size !== arity) throw new Error(`compiledOnce: ${arity - used.size} argument(s) did not become parameters of ${sql}`);
       query = { sql, parameters };
       compiled.set(db, query);
-      // Its text never changes: PostgreSQL plans it once per connection.
+      // Its text never changes: each connection prepares it once (see prepareStatement).
       prepareStatement(sql);
     }
     const parameters = query.parameters.map((value) => (value instanceof Marker ? args[value.index] : value));

@@ -1,28 +1,44 @@
 import pg from "pg";
 
 /**
- * SQL texts run as named prepared statements on PostgreSQL: the hot paths' queries, whose text
- * never changes (see compiledOnce). PostgreSQL plans an unnamed statement on every execution;
- * a named one is parsed and planned once per connection and then only bound and executed. The
- * parse batch's one-statement store spent more than half of its time planning (1.6 ms against
- * 0.7 ms prepared, single message, on the benchmark machine), on the path of every arrival.
+ * SQL texts run as named prepared statements on PostgreSQL: the hot paths' queries. PostgreSQL
+ * parses, analyses and plans an unnamed statement on every execution; a named one is parsed
+ * and analysed once per connection, then bound and executed, with a plan made per execution
+ * for its first five and one generic plan kept after when that is no costlier. The parse
+ * batch's one-statement store took 1.6 ms unnamed and 0.7 ms prepared (one message, on the
+ * benchmark machine), on the path of every arrival.
  *
- * Only registered texts are prepared, at most MAX_PREPARED_STATEMENTS of them, so each
- * connection holds a bounded set of statements; any other query stays unnamed. The registry is process-wide: a text means the same statement on
- * every connection, and its name is derived from the order of registration.
+ * Only registered texts are prepared, so each connection holds a bounded set of statements;
+ * any other query stays unnamed. Only queries whose best plan does not depend on their values
+ * are registered (lookups by unique keys, the store), since a generic plan serves them all.
+ * Prepared statements name their result columns (never `t.*`): PostgreSQL refuses to run a
+ * cached plan whose result type a migration has changed. The registry is process-wide: a text
+ * means the same statement on every connection, named in the order of registration.
  */
 const names = new Map<string, string>();
+let varying = 0;
 
 /**
- * The most texts prepared: a query whose text varies with its input (the list filters, one
- * shape per combination of filters present) must not make each connection hold a plan for
- * every combination ever asked. Past this, new texts run unnamed, as before.
+ * The most texts registered by prepareVaryingStatement: a query whose text varies with its
+ * input (one per combination of filters present) must not make each connection hold a
+ * statement for every combination ever asked. Past this, new ones run unnamed, as before.
  */
-export const MAX_PREPARED_STATEMENTS = 64;
+export const MAX_VARYING_STATEMENTS = 64;
 
-/** Marks `sql` to be prepared on each PostgreSQL connection that runs it (while there is room). */
+function register(sql: string): void {
+  names.set(sql, `mailstop_${names.size + 1}`);
+}
+
+/** Marks `sql`, a text fixed in the code (see compiledOnce), to be prepared on each connection that runs it. */
 export function prepareStatement(sql: string): void {
-  if (!names.has(sql) && names.size < MAX_PREPARED_STATEMENTS) names.set(sql, `mailstop_${names.size + 1}`);
+  if (!names.has(sql)) register(sql);
+}
+
+/** Marks `sql`, a text built from the input, to be prepared too while fewer than MAX_VARYING_STATEMENTS such are. */
+export function prepareVaryingStatement(sql: string): void {
+  if (names.has(sql) || varying >= MAX_VARYING_STATEMENTS) return;
+  varying += 1;
+  register(sql);
 }
 
 /** The statement name of a registered text (for tests and diagnostics). */

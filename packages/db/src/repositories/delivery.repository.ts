@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import { jsonObjectFrom } from "kysely/helpers/postgres";
 import type { Db } from "../database";
-import { prepareStatement } from "../prepared-statements";
+import { prepareVaryingStatement } from "../prepared-statements";
 
 /** Where a receiving-edge recipient goes: its inbox and the project that owns it. */
 export interface DeliveryTarget {
@@ -42,8 +42,8 @@ export async function lookupRecipient(db: Db, address: string, route: RecipientR
       (route === null ? sql<null>`null` : jsonObjectFrom(targetQuery(db, lower, route))).as("target"),
     ])
     .compile();
-  // Three texts (one per kind of route), each a lookup by unique keys: prepared (see prepareStatement).
-  prepareStatement(query.sql);
+  // Three texts (one per kind of route), each a lookup by unique keys: prepared.
+  prepareVaryingStatement(query.sql);
   const [row] = (await db.executeQuery(query)).rows;
   return { blocked: row!.blocked === true, target: row!.target === null ? null : toTarget(row!.target) };
 }

@@ -1,9 +1,9 @@
 import { type ExpressionBuilder, type Selectable, sql } from "kysely";
 import { jsonArrayFrom } from "kysely/helpers/postgres";
 import type { Db } from "../database";
-import type { Database } from "../tables";
+import { type Database, MESSAGE_COLUMNS } from "../tables";
 import { compiledOnce } from "../compiled-once";
-import { prepareStatement } from "../prepared-statements";
+import { prepareVaryingStatement } from "../prepared-statements";
 
 export interface AttachmentRecord {
   id: string;
@@ -80,7 +80,7 @@ function readableMessages(db: Db, projectId: string, now: Date) {
   return db
     .selectFrom("messages as m")
     .innerJoin("inboxes as i", "i.id", "m.inbox_id")
-    .selectAll("m")
+    .select(MESSAGE_COLUMNS.map((column) => `m.${column}` as const))
     .select("i.address as inbox_address")
     .select((eb) =>
       jsonArrayFrom(
@@ -141,10 +141,10 @@ export async function listReadableMessages(
   if (page.beforeSeq !== null) query = query.where("m.seq", "<", page.beforeSeq);
   const compiled = query.orderBy("m.seq", "desc").limit(page.limit).compile();
   // A wait asks this about every arrival, by id: its text depends only on which filters are
-  // present (every value is a parameter), so it is planned once per connection. Only by id: a
-  // generic plan is safe for a lookup by primary key, not for a list whose best plan depends on
-  // the values (an inbox of ten messages or of a million, a `since` of a minute or a month).
-  if (filter.id !== undefined) prepareStatement(compiled.sql);
+  // present (every value is a parameter), so it is prepared. Only by id: one generic plan is
+  // right for a lookup by primary key, not for a list whose best plan depends on the values
+  // (an inbox of ten messages or of a million, a `since` of a minute or a month).
+  if (filter.id !== undefined) prepareVaryingStatement(compiled.sql);
   const { rows } = await db.executeQuery(compiled);
   return rows.map(toRecord);
 }

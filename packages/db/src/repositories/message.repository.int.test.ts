@@ -3,7 +3,8 @@ import { newId } from "@mailstop/core";
 import { createFreshDatabase, dropDatabase, runServerUrl } from "@mailstop/testkit";
 import { type Db, createDatabase, migrateToLatest } from "../index";
 import { ensureInbox } from "./inbox.repository";
-import { type ParsedContent, type StoreMessageInput, storeMessageBatch } from "./message.repository";
+import { type StoreMessageInput, storeMessageBatch } from "./message.repository";
+import { storeInput } from "./store-input.fixture";
 import { insertOrganisation, insertProject } from "./tenancy.repository";
 
 const serverUrl = runServerUrl();
@@ -29,47 +30,7 @@ async function inbox(tag: string): Promise<string> {
   return inbox.id;
 }
 
-const content = (subject: string): ParsedContent => ({
-  messageId: null,
-  correlationId: null,
-  subject,
-  from: null,
-  to: [],
-  cc: [],
-  replyTo: [],
-  headers: [],
-  textBody: subject,
-  htmlBody: null,
-  headerBlock: null,
-  parts: {},
-  codes: [],
-  links: [],
-  parseError: null,
-  attachments: [{ position: 0, filename: "a.txt", contentType: "text/plain", contentId: null, size: 1, blobKey: `k/${subject}` }],
-});
-
-function input(rawKey: string, inboxIds: string[], receivedAt = new Date()): StoreMessageInput {
-  return {
-    projectId,
-    kind: "received",
-    rawKey,
-    size: 10,
-    envelopeFrom: null,
-    receivedAt,
-    metric: "message.received",
-    periodStart: "2026-11-01",
-    content: content(rawKey),
-    copies: inboxIds.map((inboxId) => ({
-      inboxId,
-      newMessageId: newId("message"),
-      newAttachmentIds: [newId("attachment")],
-      envelopeTo: "x@mailstop.test",
-      visibleAt: receivedAt,
-      complaint: false,
-      labels: {},
-    })),
-  };
-}
+const input = (rawKey: string, inboxIds: string[], receivedAt = new Date()): StoreMessageInput => storeInput(projectId, rawKey, inboxIds, { receivedAt, withAttachment: true });
 
 const used = async () =>
   Number((await db.selectFrom("usage_counters").select("used").where("project_id", "=", projectId).where("metric", "=", "message.received").executeTakeFirst())?.used ?? 0);

@@ -137,8 +137,8 @@ function copyRecord(copy: MessageCopy, index: number, ord: number) {
  * parameters rather than inside the jsonb: PostgreSQL refuses a jsonb value over 256 MB, which
  * a large message to many inboxes would reach if each copy carried its content. Written as
  * SQL: kysely has no form for `jsonb_to_recordset`'s column list, and the statement reads best
- * whole. Its text never changes, so it is compiled once and prepared (compiledOnce): planning
- * it was more than half of its time.
+ * whole. Its text never changes, so it is compiled once and prepared (compiledOnce), which
+ * halved its time.
  */
 const storeStatement = compiledOnce(5, (db: Db, contents: string, copies: string, texts: (string | null)[], htmls: (string | null)[], headerBlocks: (string | null)[]) => {
   const statement = sql<{ ord: number; live: boolean; id: string | null; stream_seq: string | null; visible_at: Date | null }>`

@@ -22,3 +22,4 @@ export interface Database {
 
 export type { Labels } from "./inbox.table";
 export type { MessageAddress, MessageLink, MessageParts } from "./message.table";
+export { MESSAGE_COLUMNS } from "./message.table";

@@ -58,6 +58,48 @@ export interface MessagesTable {
   deleted_at: Date | null;
 }
 
+/**
+ * Every column of `messages`. The message reads are prepared statements and name their columns
+ * rather than select `m.*`: a cached plan must not change its result type, so a migration that
+ * adds a column would make every later run of a `m.*` statement fail on connections that
+ * prepared it before. A record keyed by the table's columns, so the compiler insists on each.
+ */
+const MESSAGE_COLUMN_SET: Record<keyof MessagesTable, true> = {
+  id: true,
+  project_id: true,
+  inbox_id: true,
+  seq: true,
+  stream_seq: true,
+  kind: true,
+  raw_key: true,
+  size: true,
+  envelope_from: true,
+  envelope_to: true,
+  message_id: true,
+  correlation_id: true,
+  subject: true,
+  from_address: true,
+  from_name: true,
+  to: true,
+  cc: true,
+  reply_to: true,
+  headers: true,
+  labels: true,
+  text_body: true,
+  html_body: true,
+  header_block: true,
+  parts: true,
+  codes: true,
+  links: true,
+  parse_error: true,
+  complaint: true,
+  received_at: true,
+  visible_at: true,
+  expires_at: true,
+  deleted_at: true,
+};
+export const MESSAGE_COLUMNS = Object.keys(MESSAGE_COLUMN_SET) as (keyof MessagesTable)[];
+
 export interface AttachmentsTable {
   id: string;
   message_id: string;
