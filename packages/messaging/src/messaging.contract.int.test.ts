@@ -358,26 +358,30 @@ describe("Redis pub/sub on a connection still in its handshake", () => {
     "subscribes only once the connection is ready, so the first subscription of a new process works",
     "the handshake is ioredis's; the embedded world has no Redis",
     async () => {
-      // ioredis writes a SUBSCRIBE at once while its ready check (INFO) is still out, as the
-      // command may run during loading; Redis then answers INFO with an error, and the check
-      // fails with "Connection in subscriber mode". A bus asked for its first subscription in
-      // that window must wait for the connection to be ready.
+      // ioredis writes a SUBSCRIBE at once while its ready check (INFO) is still to come, as the
+      // command may run during loading; in subscriber mode it then refuses to send the INFO,
+      // and the check fails with "Connection in subscriber mode". A bus asked for its first
+      // subscription in that window must wait for the connection to be ready.
+      const publisher = await readyRedis();
       const subscriber = redis("blocking");
-      const bus = new RedisBus(redis("command"), () => subscriber, uniqueRedisPrefix());
+      const bus = new RedisBus(publisher, () => subscriber, uniqueRedisPrefix());
       const errors: Error[] = [];
       subscriber.on("error", (error: Error) => errors.push(error));
       await once(subscriber, "connect");
       expect(subscriber.status).toBe("connect");
-      let got: (event: ArrivalEvent) => void = () => undefined;
-      const arrival = deadline<ArrivalEvent>(5000, (resolve) => (got = resolve));
-      await bus.subscribeArrivals("ibx_h", (event) => got(event));
-      await bus.publishArrival({ inbox_id: "ibx_h", message_id: "msg_h", seq: "1" });
-      expect((await arrival).message_id).toBe("msg_h");
-      // Without the wait the ready check fails after the SUBSCRIBE (an error, then a reconnect
-      // that loses what is published meanwhile); with it the connection is ready, first time.
-      await deadline<void>(5000, (resolve) => (subscriber.status === "ready" ? resolve() : subscriber.once("ready", () => resolve())));
-      expect(errors.map((error) => error.message)).toEqual([]);
-      await bus.close();
+      try {
+        let got: (event: ArrivalEvent) => void = () => undefined;
+        const arrival = deadline<ArrivalEvent>(5000, (resolve) => (got = resolve));
+        await bus.subscribeArrivals("ibx_h", (event) => got(event));
+        await bus.publishArrival({ inbox_id: "ibx_h", message_id: "msg_h", seq: "1" });
+        expect((await arrival).message_id).toBe("msg_h");
+        // Without the wait the ready check fails after the SUBSCRIBE (an error, then a reconnect
+        // that loses what is published meanwhile); with it the connection is ready, first time.
+        await deadline<void>(5000, (resolve) => (subscriber.status === "ready" ? resolve() : subscriber.once("ready", () => resolve())));
+        expect(errors.map((error) => error.message)).toEqual([]);
+      } finally {
+        await bus.close();
+      }
     },
   );
 });
