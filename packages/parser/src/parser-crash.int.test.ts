@@ -74,9 +74,10 @@ describe("a parser killed with messages in flight", () => {
     }
 
     const stored = () => api.db.selectFrom("messages").select(["subject", "raw_key"]).where("inbox_id", "=", inbox!.id).execute();
-    // Two jobs at a time, so the first parser is still working when it is killed: at the
-    // default 32 it can store all 40 between two looks at the table.
-    const first = spawnParser({ ...parserEnv, MAILSTOP_PARSER_CONCURRENCY: "2" });
+    // One job at a time, so the first parser is still working when it is killed (the table is
+    // looked at every 20 ms; 40 jobs one after the other take far longer): at the default 32
+    // it can store all 40 between two looks.
+    const first = spawnParser({ ...parserEnv, MAILSTOP_PARSER_CONCURRENCY: "1" });
     parsers.push(first);
     const firstErrors = stderrOf(first);
     await eventually(async () => ((await stored()).length > 0 ? true : null), { timeoutMs: 30_000, what: "the first parser to store something" }).catch((error: Error) => {
