@@ -1,15 +1,67 @@
 import { once } from "node:events";
+import { readFileSync } from "node:fs";
 import { createConnection, createServer } from "node:net";
 
-/** A free TCP port on the loopback interface (free when asked: bind it soon). */
+/** The lowest port the kernel hands out to outgoing connections and `listen(0)`; null when unknown (not Linux). */
+export function ephemeralPortFloor(): number | null {
+  try {
+    const [low] = readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").trim().split(/\s+/);
+    const floor = Number(low);
+    return Number.isInteger(floor) ? floor : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Where freePort looks first: below the ephemeral range, above the usual services. */
+const SEARCH_FROM = 10_000;
+/** Ports this process has handed out, never handed out twice. */
+const handedOut = new Set<number>();
+
+/**
+ * A free TCP port on the loopback interface (free when asked: bind it soon). Taken below the
+ * kernel's ephemeral range when it can be: a port from `listen(0)` is in that range, where any
+ * outgoing connection of any process (to PostgreSQL, Redis, another server) may take it
+ * between this check and the server's own bind, and the benchmark once failed so
+ * (EADDRINUSE). Below the range only another listener can, and each is tried before it is
+ * handed out.
+ */
 export async function freePort(): Promise<number> {
+  const floor = ephemeralPortFloor();
+  if (floor !== null && floor > SEARCH_FROM + 1000) {
+    for (let attempt = 0; attempt < 100; attempt++) {
+      const port = SEARCH_FROM + Math.floor(Math.random() * (floor - SEARCH_FROM));
+      if (handedOut.has(port) || !(await canListen(port))) continue;
+      handedOut.add(port);
+      return port;
+    }
+  }
+  for (;;) {
+    const port = await listenOnce(0);
+    if (port !== null && !handedOut.has(port)) {
+      handedOut.add(port);
+      return port;
+    }
+  }
+}
+
+async function canListen(port: number): Promise<boolean> {
+  return (await listenOnce(port)) !== null;
+}
+
+/** Listens on 127.0.0.1:`port` and closes again; the port it got, or null when it is taken. */
+async function listenOnce(port: number): Promise<number | null> {
   const server = createServer();
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const { port } = server.address() as { port: number };
+  try {
+    server.listen(port, "127.0.0.1");
+    await once(server, "listening");
+  } catch {
+    return null;
+  }
+  const bound = (server.address() as { port: number }).port;
   server.close();
   await once(server, "close");
-  return port;
+  return bound;
 }
 
 /** True when something accepts a TCP connection at host:port within `timeoutMs`. */
