@@ -38,7 +38,8 @@ export async function freePort(): Promise<number> {
   }
   for (;;) {
     const port = await listenOnce(0);
-    if (port !== null && !handedOut.has(port)) {
+    if (port === null) throw new Error("freePort: cannot listen on 127.0.0.1");
+    if (!handedOut.has(port)) {
       handedOut.add(port);
       return port;
     }
