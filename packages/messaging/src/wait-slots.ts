@@ -43,7 +43,6 @@ let sequence = 0;
 export class RedisWaitSlots implements WaitSlots {
   /** Held leases by sorted-set key. */
   private readonly held = new Map<string, Set<string>>();
-  private heldCount = 0;
   private renewal: NodeJS.Timeout | undefined;
   /** Leases to remove in the next batch, by key, and the batch's completion. */
   private releasing = new Map<string, string[]>();
@@ -73,7 +72,6 @@ export class RedisWaitSlots implements WaitSlots {
       this.held.set(key, members);
     }
     members.add(member);
-    this.heldCount += 1;
     if (this.renewal === undefined) {
       this.renewal = setInterval(() => this.renewAll(), this.lease.renewEveryMs);
       // Renewal must not keep a process alive; a process that exits lets its leases lapse.
@@ -85,9 +83,8 @@ export class RedisWaitSlots implements WaitSlots {
   private async release(key: string, member: string): Promise<void> {
     const members = this.held.get(key);
     if (!members?.delete(member)) return;
-    this.heldCount -= 1;
     if (members.size === 0) this.held.delete(key);
-    if (this.heldCount === 0) {
+    if (this.held.size === 0) {
       clearInterval(this.renewal);
       this.renewal = undefined;
     }

@@ -35,8 +35,8 @@ function first(value: unknown): string | null {
   return typeof text === "string" && text.trim() !== "" ? text.trim() : null;
 }
 
-/** A lone UTF-16 surrogate: half of a pair, without its other half. */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+/** What PostgreSQL cannot store: U+0000, or a lone UTF-16 surrogate (half of a pair, without its other half). */
+const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /**
  * A copy of `value` that PostgreSQL can store: every U+0000 and every lone surrogate replaced
@@ -45,7 +45,7 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
  * cut in half), which jsonb refuses: without this, an accepted message could never be stored.
  */
 export function storable<T>(value: T): T {
-  if (typeof value === "string") return value.replace(/\u0000/g, "\uFFFD").replace(LONE_SURROGATE, "\uFFFD") as T;
+  if (typeof value === "string") return value.replace(UNSTORABLE, "\uFFFD") as T;
   if (Array.isArray(value)) return value.map(storable) as T;
   if (value !== null && typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype) {
     return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, storable(entry)])) as T;
