@@ -13,8 +13,12 @@ export function ephemeralPortFloor(): number | null {
   }
 }
 
-/** Where freePort looks first: below the ephemeral range, above the usual services. */
-const SEARCH_FROM = 10_000;
+/**
+ * Where freePort looks first: below the ephemeral range, above the usual services and above
+ * every port `fetch` refuses to connect to (the Fetch standard's "bad ports", the highest
+ * 10080: a server there cannot be reached by Node's fetch, and a bench run failed so).
+ */
+export const SEARCH_FROM = 11_000;
 /** Ports this process has handed out, never handed out twice. */
 const handedOut = new Set<number>();
 
