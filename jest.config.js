@@ -18,6 +18,7 @@ const shared = { transform, testEnvironment: "node", roots: ["<rootDir>/packages
 const BOTH_WORLDS = [
   "<rootDir>/packages/api/src/**/*.int.test.ts",
   "<rootDir>/packages/smtp-edge/src/smtp-edge.int.test.ts",
+  "<rootDir>/packages/smtp-edge/src/accept-ledger.int.test.ts",
   "<rootDir>/packages/parser/src/parse-message.int.test.ts",
   "<rootDir>/packages/parser/src/reap.job.int.test.ts",
   "<rootDir>/packages/runtime/src/**/*.world.int.test.ts",

@@ -142,6 +142,20 @@ describe.each(ADAPTERS)("BlobStore contract: %s", (_name, create) => {
     expect(await store.stat(blobKeys.raw("prj_x", "tx2"))).toBeNull();
   });
 
+  it("lists the folders directly under a prefix, in order, and nothing under a missing one", async () => {
+    const project = `prj_list${Date.now()}`;
+    for (const tx of ["tx3", "tx1", "tx2"]) await store.put(blobKeys.raw(project, tx), Buffer.from(tx));
+    await store.put(blobKeys.attachment(project, "tx1", 0), Buffer.from("att"));
+    const listed: string[] = [];
+    for await (const prefix of store.listPrefixes(`projects/${project}/tx/`)) listed.push(prefix);
+    expect(listed).toEqual(["tx1", "tx2", "tx3"].map((tx) => blobKeys.transaction(project, tx)));
+    // Not asked of a level whose folders hold only folders (`projects/`): s3rver prunes those
+    // and answers nothing, where S3 and MinIO list them. The sweep lists transactions only.
+    const none: string[] = [];
+    for await (const prefix of store.listPrefixes("projects/prj_none/tx/")) none.push(prefix);
+    expect(none).toEqual([]);
+  });
+
   it("signs a download URL that serves the bytes without credentials", async () => {
     await store.put("p/report.pdf", Buffer.from("%PDF-1.7"));
     const url = await store.presignGet("p/report.pdf", 60, { filename: "report.pdf", contentType: "application/pdf" });

@@ -20,6 +20,12 @@ export interface BlobStore {
   stat(key: string): Promise<{ size: number } | null>;
   /** Deletes every object under `prefix` (a folder-like key ending in `/`). */
   deletePrefix(prefix: string): Promise<void>;
+  /**
+   * The folder-like prefixes directly under `prefix` (which ends in `/`), each ending in `/`,
+   * in ascending order: `projects/<p>/tx/` lists `projects/<p>/tx/<t>/`. Nothing when there are
+   * none. (s3rver, the test S3, lists only folders that hold an object directly.)
+   */
+  listPrefixes(prefix: string): AsyncIterable<string>;
   /** Deletes these objects; missing ones are ignored. */
   delete(keys: readonly string[]): Promise<void>;
   /** A short-lived URL that downloads the object without credentials. */

@@ -1,6 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { createReadStream, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { copyFile, link, mkdir, open, rename, rm, stat, unlink } from "node:fs/promises";
+import { copyFile, link, mkdir, open, readdir, rename, rm, stat, unlink } from "node:fs/promises";
 import { dirname, join, sep } from "node:path";
 import type { Readable } from "node:stream";
 import { MailstopError } from "@mailstop/core";
@@ -145,6 +145,19 @@ export class DirectoryBlobStore implements BlobStore {
     } catch (error) {
       throw storageUnavailable("delete objects", error);
     }
+  }
+
+  async *listPrefixes(prefix: string): AsyncIterable<string> {
+    if (!prefix.endsWith("/")) throw new MailstopError("invalid_request", `Not a prefix: ${JSON.stringify(prefix)}.`);
+    let entries: { name: string; isDirectory(): boolean }[];
+    try {
+      entries = await readdir(this.path(prefix.slice(0, -1)), { withFileTypes: true });
+    } catch (error) {
+      if (isMissing(error)) return;
+      throw storageUnavailable("list objects", error);
+    }
+    // Temporary files of puts in flight are files, never folders.
+    for (const name of entries.filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort()) yield `${prefix}${name}/`;
   }
 
   async delete(keys: readonly string[]): Promise<void> {

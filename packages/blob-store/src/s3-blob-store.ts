@@ -2,6 +2,7 @@ import type { Readable } from "node:stream";
 import { MailstopError } from "@mailstop/core";
 import { Client } from "minio";
 import { type BlobStore, storageUnavailable } from "./blob-store";
+import { attachmentDisposition } from "./content-disposition";
 
 export interface S3Settings {
   endpoint: string;
@@ -162,6 +163,17 @@ export class S3BlobStore implements BlobStore {
     await this.delete(keys);
   }
 
+  async *listPrefixes(prefix: string): AsyncIterable<string> {
+    try {
+      // Not recursive: S3 answers the common prefixes under the delimiter `/`, not the objects in them.
+      for await (const item of this.client.listObjectsV2(this.bucket, prefix, false)) {
+        if (item.prefix) yield item.prefix;
+      }
+    } catch (error) {
+      throw storageUnavailable("list objects", error);
+    }
+  }
+
   async delete(keys: readonly string[]): Promise<void> {
     if (keys.length === 0) return;
     let failures: unknown[];
@@ -177,7 +189,7 @@ export class S3BlobStore implements BlobStore {
   async presignGet(key: string, ttlSeconds: number, options: { filename?: string; contentType?: string } = {}): Promise<string> {
     const headers: Record<string, string> = {};
     if (options.contentType) headers["response-content-type"] = options.contentType;
-    if (options.filename) headers["response-content-disposition"] = `attachment; filename*=UTF-8''${encodeURIComponent(options.filename)}`;
+    if (options.filename) headers["response-content-disposition"] = attachmentDisposition(options.filename);
     try {
       return await this.client.presignedGetObject(this.bucket, key, ttlSeconds, headers);
     } catch (error) {

@@ -25,6 +25,10 @@ export interface Config {
   s3: { endpoint: string; accessKey: string | null; secretKey: string | null; bucket: string; region: string } | null;
   smtp: { port: number; capturePort: number; capturePublicPort: number; maxMessageBytes: number; simDelayMs: number; tls: { certFile: string; keyFile: string } | null };
   reapIntervalSeconds: number;
+  /** The accept ledger's repair: how old an open transaction is before its job is queued again. */
+  reconcileGraceSeconds: number;
+  /** How old a raw object without a ledger row or message must be before the reaper deletes it. */
+  orphanSweepAgeSeconds: number;
   stream: { heartbeatSeconds: number; tokenTtlSeconds: number; maxDurationSeconds: number };
 }
 
@@ -88,6 +92,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       tls: raw.MAILSTOP_TLS_CERT !== undefined && raw.MAILSTOP_TLS_KEY !== undefined ? { certFile: raw.MAILSTOP_TLS_CERT, keyFile: raw.MAILSTOP_TLS_KEY } : null,
     },
     reapIntervalSeconds: raw.MAILSTOP_REAP_INTERVAL_S,
+    reconcileGraceSeconds: raw.MAILSTOP_RECONCILE_GRACE_S,
+    orphanSweepAgeSeconds: raw.MAILSTOP_ORPHAN_SWEEP_AGE_S,
     stream: {
       heartbeatSeconds: raw.MAILSTOP_HEARTBEAT_S,
       tokenTtlSeconds: raw.MAILSTOP_STREAM_TOKEN_TTL_S,

@@ -50,6 +50,11 @@ export const CONFIG_GROUPS = {
     MAILSTOP_TLS_KEY: str({ default: undefined, desc: "PEM private key file of MAILSTOP_TLS_CERT." }),
     MAILSTOP_MAX_MESSAGE_BYTES: positiveInt({ default: 26_214_400, desc: "SMTP SIZE limit in bytes." }),
     MAILSTOP_REAP_INTERVAL_S: positiveInt({ default: 60, desc: "Seconds between reaper runs (expired and deleted messages, and their stored objects)." }),
+    MAILSTOP_RECONCILE_GRACE_S: positiveInt({
+      default: 60,
+      desc: "Seconds an accepted transaction may stay unparsed before the reconciler queues its parse job again (a job lost with Redis, or never enqueued).",
+    }),
+    MAILSTOP_ORPHAN_SWEEP_AGE_S: positiveInt({ default: 86_400, desc: "Age in seconds after which a raw object no accepted transaction or message knows is deleted by the reaper." }),
     MAILSTOP_SIM_DELAY_MS: positiveInt({ default: 5000, desc: "How long a sim.delay message stays invisible, in milliseconds." }),
   },
   stream: {

@@ -46,6 +46,11 @@ export interface ErrorOptions {
    * `invalid_request` (DECISIONS.md "Error envelope").
    */
   status?: number;
+  /**
+   * The server ends the request on purpose (a restart ending held waits): logged at info,
+   * without a stack, instead of as a failure.
+   */
+  planned?: boolean;
 }
 
 /**
@@ -56,6 +61,8 @@ export class MailstopError extends Error {
   readonly code: ErrorCode;
   readonly details: ErrorDetails | undefined;
   readonly retryAfterSeconds: number | undefined;
+  /** See {@link ErrorOptions.planned}. */
+  readonly planned: boolean;
   readonly #status: number | undefined;
 
   constructor(code: ErrorCode, reason: string, options: ErrorOptions = {}) {
@@ -64,6 +71,7 @@ export class MailstopError extends Error {
     this.code = code;
     this.details = options.details;
     this.retryAfterSeconds = options.retryAfterSeconds;
+    this.planned = options.planned ?? false;
     this.#status = options.status;
   }
 

@@ -1,4 +1,4 @@
-import { ID_PREFIXES, isId, newId, pooledRandom } from "./ids";
+import { ID_PREFIXES, isId, newId, newTransactionId, pooledRandom, transactionTime } from "./ids";
 
 describe("ids", () => {
   it("are a prefix and a lower-case ULID", () => {
@@ -33,5 +33,17 @@ describe("ids", () => {
     const mean = draws.reduce((sum, value) => sum + value, 0) / draws.length;
     expect(mean).toBeGreaterThan(0.45);
     expect(mean).toBeLessThan(0.55);
+  });
+});
+
+describe("transactionTime", () => {
+  it("reads the time a transaction id was minted, and nothing from other strings", () => {
+    const before = Date.now();
+    const time = transactionTime(newTransactionId());
+    expect(time!.getTime()).toBeGreaterThanOrEqual(before);
+    expect(time!.getTime()).toBeLessThanOrEqual(Date.now());
+    expect(transactionTime(newTransactionId(Date.UTC(2026, 0, 2)))).toEqual(new Date(Date.UTC(2026, 0, 2)));
+    expect(transactionTime("not-a-ulid")).toBeNull();
+    expect(transactionTime("msg_01jbz0000000000000000000000")).toBeNull();
   });
 });

@@ -1,5 +1,5 @@
 import { randomFillSync } from "node:crypto";
-import { monotonicFactory } from "ulid";
+import { decodeTime, monotonicFactory, ulid } from "ulid";
 
 /** Every id prefix mailstop issues (DECISIONS.md "Ids"): one table, no ad-hoc prefixes. */
 export const ID_PREFIXES = {
@@ -52,8 +52,15 @@ export function isId(kind: IdKind, value: string): boolean {
 
 /**
  * An internal id (no prefix): one SMTP transaction, the idempotency key of everything stored
- * from it. Never shown to clients.
+ * from it. Never shown to clients. Its time (`at`, now by default) is the transaction's age.
  */
-export function newTransactionId(): string {
-  return nextUlid().toLowerCase();
+export function newTransactionId(at?: number): string {
+  // A given time is not fed to the monotonic factory: it would keep the latest time it has seen.
+  return (at === undefined ? nextUlid() : ulid(at, pooledRandom)).toLowerCase();
+}
+
+/** When a transaction id was minted (its ULID's time), or null when `id` is not one. */
+export function transactionTime(id: string): Date | null {
+  if (!ULID_BODY.test(id)) return null;
+  return new Date(decodeTime(id.toUpperCase()));
 }

@@ -8,3 +8,4 @@ export * from "./capture";
 export * from "./sim";
 export * from "./metering";
 export * from "./message-limits";
+export * from "./deadline";

@@ -1,6 +1,7 @@
 export { createDatabase, ensureDatabaseExists, inTransaction, isReachable, migrateToLatest, withTransactionLock, type Db, type DatabaseOptions } from "./database";
 export { createEmbeddedDatabase } from "./embedded-database";
 export { isUniqueViolation } from "./errors";
+export { GroupCommit, type GroupCommitOptions } from "./group-commit";
 export type { Database, Labels, MessageAddress, MessageLink, MessageParts } from "./tables";
 export * from "./repositories/tenancy.repository";
 export * from "./repositories/credential.repository";
@@ -12,3 +13,4 @@ export * from "./repositories/message-read.repository";
 export * from "./repositories/reaper.repository";
 export * from "./repositories/stream-token.repository";
 export * from "./repositories/job.repository";
+export * from "./repositories/ledger.repository";

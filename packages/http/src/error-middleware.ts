@@ -20,7 +20,9 @@ function fromBodyParser(error: unknown): MailstopError | null {
 export function errorMiddleware(logger: Logger) {
   return (thrown: unknown, req: Request, res: Response, _next: NextFunction): void => {
     const error = fromBodyParser(thrown) ?? asMailstopError(thrown);
-    if (error.code === "internal" || error.status >= 500) {
+    if (error.planned) {
+      logger.info({ code: error.code, reason: error.reason, request_id: requestIdOf(res), method: req.method, path: req.path }, "request ended by the server");
+    } else if (error.code === "internal" || error.status >= 500) {
       logger.error({ err: error.cause ?? error, request_id: requestIdOf(res), method: req.method, path: req.path }, "request failed");
     }
     if (res.headersSent) {

@@ -1,5 +1,6 @@
 import { Queue, UnrecoverableError, Worker } from "bullmq";
 import type { Redis } from "ioredis";
+import { withinDeadline } from "@mailstop/core";
 import type { Logger } from "@mailstop/logging";
 import { JOB_OPTIONS, type JobName, type JobPayloads, assertJobPayload } from "./catalog";
 import { type JobHandlers, type JobQueue, type JobWorker, PermanentJobError } from "./job-queue";
@@ -10,17 +11,15 @@ import { type JobHandlers, type JobQueue, type JobWorker, PermanentJobError } fr
  */
 export const ENQUEUE_TIMEOUT_MS = 3000;
 
-function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} did not complete within ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
+/** How often the schedules are declared again (see `schedule`). */
+export const SCHEDULE_REDECLARE_MS = 60_000;
 
 /** The JobQueue on BullMQ. `prefix` isolates installations (and tests) sharing one Redis. */
 export class BullJobQueue implements JobQueue {
   private readonly queues = new Map<string, Queue>();
+  /** Each scheduled job's declaration, repeated by `keeper`. */
+  private readonly schedules = new Map<JobName, () => Promise<void>>();
+  private keeper: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly connection: Redis,
@@ -51,23 +50,55 @@ export class BullJobQueue implements JobQueue {
       // A job that keeps failing stays in the failed set for an operator to see and retry.
       removeOnFail: false,
     });
-    // A late success after the timeout is stored: the edge keeps the raw objects of a transaction
-    // refused after its enqueue (the sender's retry may add a second copy, which SMTP allows).
-    added.catch(() => undefined);
-    await within(added, ENQUEUE_TIMEOUT_MS, `enqueue of ${name}`);
+    // A late success after the timeout is harmless: job ids make the enqueue idempotent.
+    await withinDeadline(added, ENQUEUE_TIMEOUT_MS, `enqueue of ${name}`);
+  }
+
+  async requeue<N extends JobName>(name: N, payload: JobPayloads[N], jobId: string): Promise<void> {
+    const replace = async () => {
+      const existing = await this.queue(JOB_OPTIONS[name].queue).getJob(jobId);
+      if (existing) {
+        const state = await existing.getState();
+        if (state !== "completed" && state !== "failed" && state !== "unknown") return;
+        // Settled jobs hold their id; a removed one frees it for the fresh job.
+        await existing.remove();
+      }
+    };
+    await withinDeadline(replace(), ENQUEUE_TIMEOUT_MS, `requeue of ${name}`);
+    await this.enqueue(name, payload, { jobId });
   }
 
   async schedule<N extends JobName>(name: N, payload: JobPayloads[N], everyMs: number): Promise<void> {
     assertJobPayload(name, payload);
-    const { queue, attempts, backoffMs } = JOB_OPTIONS[name];
-    await this.queue(queue).upsertJobScheduler(name, { every: everyMs }, {
-      name,
-      data: payload,
-      opts: { attempts, backoff: { type: "exponential", delay: backoffMs }, removeOnComplete: { count: 100 }, removeOnFail: { count: 100 } },
-    });
+    const declare = async () => {
+      const { queue, attempts, backoffMs } = JOB_OPTIONS[name];
+      await this.queue(queue).upsertJobScheduler(name, { every: everyMs }, {
+        name,
+        data: payload,
+        opts: { attempts, backoff: { type: "exponential", delay: backoffMs }, removeOnComplete: { count: 100 }, removeOnFail: { count: 100 } },
+      });
+    };
+    this.schedules.set(name, declare);
+    await declare();
+    // A scheduler lives in Redis: a Redis restarted without persistence, or flushed, forgets it,
+    // and the reaper and the reconciler would stop for good. Declaring again is idempotent: at
+    // once when the connection is back (a restart), and every minute (a flush).
+    if (this.keeper === undefined) {
+      this.keeper = setInterval(this.declareAgain, SCHEDULE_REDECLARE_MS).unref();
+      this.connection.on("ready", this.declareAgain);
+    }
   }
 
+  private readonly declareAgain = () => {
+    for (const [scheduled, declare] of this.schedules) {
+      declare().catch((error: unknown) => this.logger.warn({ err: error, job: scheduled }, "job schedule not declared again"));
+    }
+  };
+
   async close(): Promise<void> {
+    clearInterval(this.keeper);
+    this.connection.off("ready", this.declareAgain);
+    this.schedules.clear();
     await Promise.all([...this.queues.values()].map((queue) => queue.close()));
   }
 }

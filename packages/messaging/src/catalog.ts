@@ -51,10 +51,18 @@ export interface PublishArrivalJob {
 /** Deletes tombstoned and expired messages and the objects no row uses; scheduled, no payload. */
 export type ReapJob = Record<string, never>;
 
+/** Queues again the parse jobs of accepted transactions still open after the grace period; scheduled, no payload. */
+export type ReconcileJob = Record<string, never>;
+
+/** Deletes raw objects that no accepted transaction or message knows, once old enough; scheduled, no payload. */
+export type SweepOrphansJob = Record<string, never>;
+
 export interface JobPayloads {
   "parse-message": ParseMessageJob;
   "publish-arrival": PublishArrivalJob;
   reap: ReapJob;
+  reconcile: ReconcileJob;
+  "sweep-orphans": SweepOrphansJob;
 }
 export type JobName = keyof JobPayloads;
 
@@ -107,6 +115,8 @@ const SCHEMAS: Record<JobName, object> = {
     properties: { inbox_id: { type: "string" }, message_id: { type: "string" } },
   },
   reap: { type: "object", additionalProperties: false, properties: {} },
+  reconcile: { type: "object", additionalProperties: false, properties: {} },
+  "sweep-orphans": { type: "object", additionalProperties: false, properties: {} },
 };
 
 /** Which queue carries each job, and how it retries. A job that keeps failing is kept, never dropped. */
@@ -115,6 +125,8 @@ export const JOB_OPTIONS: Record<JobName, { queue: string; attempts: number; bac
   "publish-arrival": { queue: "ingest", attempts: 10, backoffMs: 250 },
   // Its own queue, so a long reap never delays parsing.
   reap: { queue: "maintenance", attempts: 3, backoffMs: 1000 },
+  reconcile: { queue: "maintenance", attempts: 3, backoffMs: 1000 },
+  "sweep-orphans": { queue: "maintenance", attempts: 3, backoffMs: 1000 },
 };
 
 const ajv = new Ajv({ allErrors: true });

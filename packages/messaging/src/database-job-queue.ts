@@ -1,5 +1,5 @@
 import { EventEmitter } from "node:events";
-import { type ClaimedJob, type Db, claimJobs, completeJob, extendJobClaim, failJob, insertJob, msUntilNextJob, retryJob } from "@mailstop/db";
+import { type ClaimedJob, type Db, claimJobs, completeJob, extendJobClaim, failJob, insertJob, msUntilNextJob, retryJob, reviveJob } from "@mailstop/db";
 import type { Logger } from "@mailstop/logging";
 import { JOB_OPTIONS, type JobName, type JobPayloads, assertJobPayload } from "./catalog";
 import { type JobHandlers, type JobQueue, type JobWorker, PermanentJobError } from "./job-queue";
@@ -19,7 +19,7 @@ export const WORKER_CLOSE_GRACE_MS = 10_000;
 export class DatabaseJobQueue implements JobQueue {
   /** Tells this process's workers that a job was added, so they need not wait for a poll. */
   readonly enqueued = new EventEmitter();
-  private readonly schedules: NodeJS.Timeout[] = [];
+  private readonly schedules = new Map<JobName, NodeJS.Timeout>();
 
   constructor(private readonly db: Db) {
     this.enqueued.setMaxListeners(0);
@@ -39,6 +39,16 @@ export class DatabaseJobQueue implements JobQueue {
     this.enqueued.emit("job", options.delayMs ?? 0);
   }
 
+  /** Completed jobs leave the table, so only a failed one needs reviving; else an idempotent enqueue. */
+  async requeue<N extends JobName>(name: N, payload: JobPayloads[N], jobId: string): Promise<void> {
+    assertJobPayload(name, payload);
+    if (await reviveJob(this.db, name, jobId, JSON.stringify(payload))) {
+      this.enqueued.emit("job", 0);
+      return;
+    }
+    await this.enqueue(name, payload, { jobId });
+  }
+
   /**
    * A timer in this process adds the job every `everyMs`, keyed by name, so a run that has not
    * started yet is not queued twice; the monolith is the only process, so one timer is the schedule.
@@ -46,13 +56,16 @@ export class DatabaseJobQueue implements JobQueue {
   async schedule<N extends JobName>(name: N, payload: JobPayloads[N], everyMs: number): Promise<void> {
     assertJobPayload(name, payload);
     const add = () => this.enqueue(name, payload, { jobId: `schedule:${name}` }).catch(() => undefined);
+    // Declared again (as every instance may): the new period replaces the old timer.
+    clearInterval(this.schedules.get(name));
     const timer = setInterval(add, everyMs);
     timer.unref();
-    this.schedules.push(timer);
+    this.schedules.set(name, timer);
   }
 
   async close(): Promise<void> {
-    for (const timer of this.schedules.splice(0)) clearInterval(timer);
+    for (const timer of this.schedules.values()) clearInterval(timer);
+    this.schedules.clear();
   }
 }
 

@@ -35,6 +35,11 @@ export class InProcessBus implements Bus {
     };
   }
 
+  /** Publishers and subscribers share the process: nothing can drop, so nothing is ever told. */
+  onResubscribed(_listener: () => void): () => void {
+    return () => undefined;
+  }
+
   async close(): Promise<void> {
     this.handlers.clear();
   }

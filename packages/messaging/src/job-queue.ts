@@ -7,6 +7,12 @@ export interface JobQueue {
    * idempotent: a second job with the same id is not added while the first exists.
    */
   enqueue<N extends JobName>(name: N, payload: JobPayloads[N], options?: { jobId?: string; delayMs?: number }): Promise<void>;
+  /**
+   * Makes sure a job with id `jobId` is pending: nothing when one is waiting, delayed or
+   * running; otherwise (none, or one that completed or failed for good) a fresh job with its
+   * full attempts. The accept ledger's reconciler repairs lost and failed parse jobs with it.
+   */
+  requeue<N extends JobName>(name: N, payload: JobPayloads[N], jobId: string): Promise<void>;
   /** Runs job `name` every `everyMs`; idempotent, so every instance may declare the same schedule. */
   schedule<N extends JobName>(name: N, payload: JobPayloads[N], everyMs: number): Promise<void>;
   close(): Promise<void>;

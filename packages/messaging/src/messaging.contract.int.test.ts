@@ -1,7 +1,7 @@
 import { once } from "node:events";
 import { type Db, claimJobs, createDatabase, createEmbeddedDatabase, failedJobs, migrateToLatest } from "@mailstop/db";
 import { createLogger } from "@mailstop/logging";
-import { createFreshDatabase, dropDatabase, freePort, itWithEngines, runRedisUrl, runServerUrl, testWorld, uniqueRedisPrefix } from "@mailstop/testkit";
+import { createFreshDatabase, dropDatabase, freePort, itWithEngines, runRedisUrl, runServerUrl, startTestRedis, testWorld, uniqueRedisPrefix } from "@mailstop/testkit";
 import { Queue } from "bullmq";
 import type { Redis } from "ioredis";
 import { BullJobQueue, startBullWorker } from "./bull-job-queue";
@@ -233,6 +233,43 @@ describe.each(QUEUES)("JobQueue contract: %s", (_name, create) => {
     }
   });
 
+  it("requeues a job by id: nothing while one is pending, a fresh run once it failed for good or completed", async () => {
+    const runs: string[] = [];
+    let failFirst = true;
+    const ran = (id: string, times: number) => polled(10_000, async () => (runs.filter((r) => r === id).length >= times ? true : undefined));
+    // A sentinel enqueued after the requeues runs after them (one job at a time, in order).
+    const sentinel = async (id: string) => {
+      await adapter.queue.enqueue("parse-message", job(id), { jobId: id });
+      return id;
+    };
+    await adapter.queue.enqueue("parse-message", job("tx-rq"), { jobId: "tx-rq" });
+    await adapter.queue.requeue("parse-message", job("tx-rq"), "tx-rq");
+    const first = await sentinel("tx-rq-s1");
+    const worker = adapter.work(
+      {
+        "parse-message": async (payload) => {
+          runs.push(payload.transaction_id);
+          if (payload.transaction_id === "tx-rq" && failFirst) {
+            failFirst = false;
+            throw new PermanentJobError("fails for good once");
+          }
+        },
+      },
+      { concurrency: 1 },
+    );
+    try {
+      await ran(first, 1);
+      expect(runs).toEqual(["tx-rq", first]);
+      await adapter.queue.requeue("parse-message", job("tx-rq"), "tx-rq");
+      await ran(await sentinel("tx-rq-s2"), 1);
+      await adapter.queue.requeue("parse-message", job("tx-rq"), "tx-rq");
+      await ran(await sentinel("tx-rq-s3"), 1);
+      expect(runs).toEqual(["tx-rq", first, "tx-rq", "tx-rq-s2", "tx-rq", "tx-rq-s3"]);
+    } finally {
+      await worker.close();
+    }
+  });
+
   it("refuses a payload that breaks its schema before it reaches the engine", async () => {
     await expect(adapter.queue.enqueue("parse-message", { ...job("tx-c"), deliveries: [] })).rejects.toThrow(/invalid parse-message payload/);
   });
@@ -307,6 +344,19 @@ describe.each(
     await bus.close();
   });
 
+  it("tells a resubscribe listener nothing while its connection holds", async () => {
+    const bus = create();
+    const told: number[] = [];
+    bus.onResubscribed(() => told.push(1));
+    let got: (event: ArrivalEvent) => void = () => undefined;
+    const arrival = deadline<ArrivalEvent>(5000, (resolve) => (got = resolve));
+    await bus.subscribeArrivals("ibx_q", (event) => got(event));
+    await bus.publishArrival({ inbox_id: "ibx_q", message_id: "msg_q", seq: "1" });
+    expect((await arrival).message_id).toBe("msg_q");
+    expect(told).toEqual([]);
+    await bus.close();
+  });
+
   it("keeps delivering to the other listeners when one throws", async () => {
     const bus = create();
     await bus.subscribeArrivals("ibx_t", () => {
@@ -319,6 +369,45 @@ describe.each(
     expect((await arrival).message_id).toBe("msg_t");
     await bus.close();
   });
+});
+
+describe("Redis pub/sub when its subscriber connection drops", () => {
+  itWithEngines(
+    "subscribes every channel again and then tells its listeners, once per resubscribe",
+    "it kills pub/sub clients on a Redis of its own",
+    async () => {
+      // A Redis of its own: killing pub/sub clients on the shared one would cut other tests' buses.
+      const own = await startTestRedis();
+      cleanups.push(() => own.kill());
+      const publisher = redis("command", own.url);
+      const admin = redis("command", own.url);
+      await Promise.all([publisher, admin].map((connection) => (connection.status === "ready" ? undefined : once(connection, "ready"))));
+      const bus = new RedisBus(publisher, () => redis("blocking", own.url), uniqueRedisPrefix());
+      try {
+        let got: (event: ArrivalEvent) => void = () => undefined;
+        for (const inbox of ["ibx_r1", "ibx_r2", "ibx_r3"]) await bus.subscribeArrivals(inbox, (event) => got(event));
+        const told: number[] = [];
+        let resubscribed: () => void = () => undefined;
+        bus.onResubscribed(() => (told.push(Date.now()), resubscribed()));
+        const forgotten: number[] = [];
+        bus.onResubscribed(() => forgotten.push(1))();
+
+        const back = deadline<void>(10_000, (resolve) => (resubscribed = resolve));
+        expect(Number(await admin.client("KILL", "TYPE", "pubsub"))).toBe(1);
+        await back;
+        // Told only once the channels are live: an arrival published now is heard, on every inbox.
+        for (const inbox of ["ibx_r1", "ibx_r2", "ibx_r3"]) {
+          const arrival = deadline<ArrivalEvent>(5000, (resolve) => (got = resolve));
+          await bus.publishArrival({ inbox_id: inbox, message_id: `msg_${inbox}`, seq: "1" });
+          expect((await arrival).message_id).toBe(`msg_${inbox}`);
+        }
+        expect(told).toHaveLength(1);
+        expect(forgotten).toEqual([]);
+      } finally {
+        await bus.close();
+      }
+    },
+  );
 });
 
 describe.each(

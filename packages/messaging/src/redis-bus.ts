@@ -8,13 +8,19 @@ const SUBSCRIBER_READY_TIMEOUT_MS = 5000;
 
 /**
  * The Bus on Redis pub/sub. One subscriber connection per process serves every subscription;
- * a channel is subscribed once however many local handlers listen to it.
+ * a channel is subscribed once however many local handlers listen to it. Pub/sub keeps
+ * nothing for an absent subscriber: when the connection drops (a Redis restart, `CLIENT
+ * KILL`, a network cut) ioredis reconnects, and what was published meanwhile is gone, so the
+ * bus subscribes every channel again itself and then tells its `onResubscribed` listeners.
  */
 export class RedisBus implements Bus {
   private readonly handlers = new Map<string, Set<(event: ArrivalEvent) => void>>();
   /** The SUBSCRIBE of each channel, awaited by every subscriber so none returns before it is live. */
   private readonly subscribed = new Map<string, Promise<unknown>>();
   private subscriber: Redis | undefined;
+  private readonly resubscribedListeners = new Set<() => void>();
+  /** The subscriber connection closed since it was last ready: its next ready is a resubscribe. */
+  private dropped = false;
 
   constructor(
     private readonly publisher: Redis,
@@ -50,9 +56,46 @@ export class RedisBus implements Bus {
           }
         }
       });
+      subscriber.on("close", () => {
+        this.dropped = true;
+      });
+      subscriber.on("ready", () => {
+        if (!this.dropped) return;
+        this.dropped = false;
+        void this.resubscribe(subscriber);
+      });
       this.subscriber = subscriber;
     }
     return this.subscriber;
+  }
+
+  /**
+   * Subscribes every channel again on a connection that came back, and once they are live
+   * tells the listeners. ioredis resubscribes too, but says nothing when it is done; a second
+   * SUBSCRIBE of a channel is harmless. If the connection drops again first, its next ready
+   * does this again.
+   */
+  private async resubscribe(subscriber: Redis): Promise<void> {
+    const channels = [...this.handlers.keys()];
+    try {
+      if (channels.length > 0) await subscriber.subscribe(...channels);
+    } catch {
+      return;
+    }
+    for (const listener of [...this.resubscribedListeners]) {
+      try {
+        listener();
+      } catch {
+        // One listener's failure must not keep the news from the others.
+      }
+    }
+  }
+
+  onResubscribed(listener: () => void): () => void {
+    this.resubscribedListeners.add(listener);
+    return () => {
+      this.resubscribedListeners.delete(listener);
+    };
   }
 
   /**
@@ -100,6 +143,7 @@ export class RedisBus implements Bus {
 
   async close(): Promise<void> {
     this.handlers.clear();
+    this.resubscribedListeners.clear();
     if (this.subscriber) await this.subscriber.quit().catch(() => undefined);
   }
 }

@@ -2,6 +2,7 @@
 import { extract } from "@mailstop/extraction";
 import type { MessageParts, ParsedContent } from "@mailstop/db";
 import libmime from "libmime";
+import { PARSE_LIMITS, type ParseWarning, sortedWarnings } from "./parse-limits";
 import { addressesOf, type AttachmentMeta, type ReadMessage } from "./read-message";
 
 /** The longest correlation id kept; SPEC.md's pattern allows 128 characters. */
@@ -69,14 +70,22 @@ function contentOf(read: ReadMessage, { parts, htmlBody, headerBlock }: StoredPa
   const headers: [string, string][] = read.headerLines.map((entry) => [entry.key.toLowerCase(), headerValue(entry.line)]);
   const subject = first(read.headers.get("subject")) ?? "";
   const { codes, links } = extract({ subject, text: read.text, html: read.html, listUnsubscribe: listUnsubscribeUrls(headers) });
+  const warnings = new Set<ParseWarning>(read.warnings);
+  // The first addresses of a header with too many: the rest stay in the raw source and `headers`.
+  const addresses = (name: string) => {
+    const all = addressesOf(read.headers.get(name));
+    if (all.length <= PARSE_LIMITS.maxAddresses) return all;
+    warnings.add("too_many_addresses");
+    return all.slice(0, PARSE_LIMITS.maxAddresses);
+  };
   return {
     messageId: first(read.headers.get("message-id")),
     correlationId: first(read.headers.get("x-service-correlation-id"))?.slice(0, CORRELATION_MAX) ?? null,
     subject,
     from: addressesOf(read.headers.get("from"))[0] ?? null,
-    to: addressesOf(read.headers.get("to")),
-    cc: addressesOf(read.headers.get("cc")),
-    replyTo: addressesOf(read.headers.get("reply-to")),
+    to: addresses("to"),
+    cc: addresses("cc"),
+    replyTo: addresses("reply-to"),
     headers,
     textBody: read.text,
     htmlBody,
@@ -85,28 +94,39 @@ function contentOf(read: ReadMessage, { parts, htmlBody, headerBlock }: StoredPa
     codes,
     links,
     parseError: null,
+    parseWarnings: sortedWarnings(warnings),
     attachments: attachments.map(({ position, filename, contentType, contentId, size, blobKey }) => ({ position, filename, contentType, contentId, size, blobKey })),
   };
 }
 
-/** A source mailparser could not read: still stored, readable as raw, with the failure recorded. */
-export function unparsedContent(reason: string): ParsedContent {
-  return {
-    messageId: null,
-    correlationId: null,
-    subject: "",
-    from: null,
-    to: [],
-    cc: [],
-    replyTo: [],
-    headers: [],
-    textBody: null,
-    htmlBody: null,
-    headerBlock: null,
-    parts: {},
-    codes: [],
-    links: [],
-    parseError: storable(reason.slice(0, 1000)),
-    attachments: [],
-  };
+/**
+ * A source mailparser could not read: still stored, readable as raw, with the failure recorded
+ * and `unparseable` among its warnings. `recovered` is its top-level header block read on its
+ * own (see readHeaderBlock), so its subject, addresses and ids stay visible and matchable.
+ */
+export function unparsedContent(reason: string, recovered: { read: ReadMessage; stored: StoredParts } | null = null): ParsedContent {
+  const parseError = reason.slice(0, 1000);
+  if (recovered === null) {
+    return storable({
+      messageId: null,
+      correlationId: null,
+      subject: "",
+      from: null,
+      to: [],
+      cc: [],
+      replyTo: [],
+      headers: [],
+      textBody: null,
+      htmlBody: null,
+      headerBlock: null,
+      parts: {},
+      codes: [],
+      links: [],
+      parseError,
+      parseWarnings: ["unparseable"],
+      attachments: [],
+    });
+  }
+  const content = contentOf({ ...recovered.read, text: null, html: null, attachments: [] }, { ...recovered.stored, htmlBody: null }, []);
+  return storable({ ...content, textBody: null, parseError, parseWarnings: sortedWarnings(["unparseable", ...content.parseWarnings] as ParseWarning[]) });
 }

@@ -4,3 +4,5 @@ export type { ParserDeps } from "./deps";
 export { readMessage } from "./read-message";
 export { buildContent, listUnsubscribeUrls } from "./content";
 export { reapJob } from "./reap.job";
+export { reconcileJob } from "./reconcile.job";
+export { sweepOrphansJob } from "./sweep-orphans.job";

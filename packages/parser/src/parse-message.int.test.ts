@@ -1,9 +1,12 @@
 import { randomBytes } from "node:crypto";
 import { METRICS, newId, newTransactionId, periodStart } from "@mailstop/core";
 import { blobKeys } from "@mailstop/blob-store";
-import { type ArrivalEvent, type ParseMessageJob, PermanentJobError } from "@mailstop/messaging";
+import type { ArrivalEvent, ParseMessageJob } from "@mailstop/messaging";
+import { ledgerState, recordAcceptedTransactions } from "@mailstop/db";
 import { type TestProject, type TestServer, eventually, smtpTransport, startTestServer, uniqueTag } from "@mailstop/testkit";
-import { parseMessageJob } from "./parse-message.job";
+import { sql } from "kysely";
+import { unparseable } from "./mime-bombs.fixture";
+import { PARSE_ATTEMPTS, parseMessageJob } from "./parse-message.job";
 import type { ParserDeps } from "./deps";
 
 let server: TestServer;
@@ -173,7 +176,7 @@ describe("parse-message job", () => {
     const job = { ...(await stagedJob(inbox.id, raw)), raw: Buffer.from(raw).toString("base64") };
     // What the reaper leaves of an erased message: no row, no raw object.
     await deps.blobs.delete([job.deliveries[0]!.raw_key]);
-    await expect(parseMessageJob(deps)(job, 2)).rejects.toBeInstanceOf(PermanentJobError);
+    await parseMessageJob(deps)(job, 2);
     expect(await server.db.selectFrom("messages").select("id").where("inbox_id", "=", inbox.id).execute()).toEqual([]);
   });
 
@@ -208,28 +211,29 @@ describe("parse-message job", () => {
     expect(attachment!.filename).toBe("a\uFFFD");
   });
 
-  it("fails for good, storing nothing, when the raw source is gone (a transaction the edge refused)", async () => {
+  it("stores nothing when the raw source is gone (a transaction the edge refused), and completes", async () => {
     const inbox = await createInbox();
     const job = await stagedJob(inbox.id, "Subject: gone\r\n\r\nx\r\n");
     const captureAddress = `gone-${newId("message").slice(-8)}@capture.example`;
     job.deliveries[0]!.recipients.push({ address: captureAddress, inbox_id: null, sim: null });
     await deps.blobs.delete([job.deliveries[0]!.raw_key]);
-    await expect(parseMessageJob(deps)(job)).rejects.toBeInstanceOf(PermanentJobError);
+    await parseMessageJob(deps)(job);
     expect(await server.db.selectFrom("messages").select("id").where("inbox_id", "=", inbox.id).execute()).toEqual([]);
     // No capture inbox appears for mail that was never accepted.
     const captured = await server.db.selectFrom("inboxes").select("id").where("project_id", "=", project.projectId).where("tag", "like", "capture.capture.example.%").execute();
     expect(captured).toEqual([]);
   });
 
-  it("stores a source mailparser cannot parse as a raw-only message, with the parse failure recorded", async () => {
+  it("stores a source mailparser cannot parse as a raw-only message, its top-level headers read on their own, with the parse failure recorded", async () => {
     const inbox = await createInbox();
-    // mailsplit refuses a MIME header block over its size limit.
-    const raw = `Subject: unreadable\r\nX-Huge: ${"a".repeat(3 * 1024 * 1024)}\r\n\r\nbody\r\n`;
+    // mailsplit refuses a nested part's header block over its size limit.
+    const raw = unparseable("unreadable 123456");
     const job = await stagedJob(inbox.id, raw);
     await parseMessageJob(deps)(job);
     const row = await server.db.selectFrom("messages").selectAll().where("inbox_id", "=", inbox.id).executeTakeFirstOrThrow();
     expect(row.parse_error).toMatch(/header size/i);
-    expect(row).toMatchObject({ subject: "", codes: [], size: raw.length });
+    expect(row).toMatchObject({ subject: "unreadable 123456", from_address: "bomb@x.test", text_body: null, codes: ["123456"], size: raw.length, parse_warnings: ["unparseable"] });
+    expect(row.header_block).toContain("Subject: unreadable 123456");
     expect((await bytesOf(row.raw_key)).length).toBe(raw.length);
   });
 
@@ -252,6 +256,98 @@ describe("parse-message job", () => {
     expect(row.text_body).toBeNull();
     expect(row.parts.text).toBeUndefined();
     expect(row.codes).toEqual(["551177"]);
+  });
+});
+
+/** Records the job's transaction in the accept ledger, as the edge does before its 250. */
+async function recordLedger(job: ParseMessageJob): Promise<void> {
+  await recordAcceptedTransactions(server.db, [
+    { id: job.transaction_id, kind: job.kind, size: job.size, envelopeFrom: job.envelope_from, acceptedAt: new Date(job.received_at), deliveries: job.deliveries },
+  ]);
+}
+
+/**
+ * Runs `body` while PostgreSQL refuses, with SQLSTATE `code`, a parsed row (text_body set) of
+ * messages whose subject is `subject`: a real refusal by the engine, scoped to one message.
+ */
+async function withRefusal(subject: string, code: string, body: () => Promise<void>): Promise<void> {
+  const name = `refuse_${newId("message").slice(-12).toLowerCase()}`;
+  // One statement each: the embedded engine prepares every statement.
+  await sql
+    .raw(
+      `create function ${name}() returns trigger language plpgsql as $$ begin
+         if new.subject = '${subject}' and new.text_body is not null then raise exception 'refused for the test' using errcode = '${code}'; end if;
+         return new; end $$`,
+    )
+    .execute(server.db);
+  await sql.raw(`create trigger ${name} before insert on messages for each row execute function ${name}()`).execute(server.db);
+  try {
+    await body();
+  } finally {
+    await sql.raw(`drop trigger ${name} on messages`).execute(server.db);
+    await sql.raw(`drop function ${name}()`).execute(server.db);
+  }
+}
+
+describe("a message that cannot be stored as parsed", () => {
+  it("fails its attempts while the failure could pass, and on the last stores it raw-only with its headers and unparseable", async () => {
+    const inbox = await createInbox();
+    const subject = `Poison ${newId("message")}`;
+    const job = await stagedJob(inbox.id, `Subject: ${subject}\r\nFrom: a@b.test\r\n\r\nbody 554433\r\n`);
+    await recordLedger(job);
+    await withRefusal(subject, "P0001", async () => {
+      await expect(parseMessageJob(deps)(job, 1)).rejects.toThrow(/refused for the test/);
+      await expect(parseMessageJob(deps)(job, PARSE_ATTEMPTS - 1)).rejects.toThrow(/refused for the test/);
+      expect(await ledgerState(server.db, job.transaction_id)).toMatchObject({ state: "open" });
+      await parseMessageJob(deps)(job, PARSE_ATTEMPTS);
+    });
+    const row = await server.db.selectFrom("messages").selectAll().where("inbox_id", "=", inbox.id).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ subject, from_address: "a@b.test", text_body: null, parse_warnings: ["unparseable"], codes: [] });
+    expect(row.parse_error).toMatch(/refused for the test/);
+    expect((await bytesOf(row.raw_key)).toString()).toContain("body 554433");
+    expect(await ledgerState(server.db, job.transaction_id)).toMatchObject({ state: "done" });
+  });
+
+  it("stores it raw-only at once when PostgreSQL refuses the values themselves (a data exception)", async () => {
+    const inbox = await createInbox();
+    const subject = `Refused ${newId("message")}`;
+    const job = await stagedJob(inbox.id, `Subject: ${subject}\r\n\r\nbody\r\n`);
+    await withRefusal(subject, "22023", () => parseMessageJob(deps)(job, 1));
+    const row = await server.db.selectFrom("messages").selectAll().where("inbox_id", "=", inbox.id).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ subject, text_body: null, parse_warnings: ["unparseable"] });
+  });
+
+  it("keeps failing, even on the last attempt, when the database itself fails", async () => {
+    const inbox = await createInbox();
+    const subject = `Disk full ${newId("message")}`;
+    const job = await stagedJob(inbox.id, `Subject: ${subject}\r\n\r\nbody\r\n`);
+    await withRefusal(subject, "53100", () => expect(parseMessageJob(deps)(job, PARSE_ATTEMPTS)).rejects.toThrow(/refused for the test/));
+    expect(await server.db.selectFrom("messages").select("id").where("inbox_id", "=", inbox.id).execute()).toEqual([]);
+  });
+});
+
+describe("a gone raw source", () => {
+  it("completes the job storing nothing and closes the transaction's ledger row", async () => {
+    const inbox = await createInbox();
+    const job = await stagedJob(inbox.id, "Subject: gone for good\r\n\r\nx\r\n");
+    await recordLedger(job);
+    await deps.blobs.delete([job.deliveries[0]!.raw_key]);
+    await parseMessageJob(deps)(job, 3);
+    expect(await ledgerState(server.db, job.transaction_id)).toMatchObject({ state: "done" });
+    expect(await server.db.selectFrom("messages").select("id").where("inbox_id", "=", inbox.id).execute()).toEqual([]);
+  });
+});
+
+describe("a part larger than a message may be", () => {
+  it("is cut at the configured message size: part_too_large, the rest of the message whole", async () => {
+    const inbox = await createInbox();
+    const raw = `Subject: big part\r\nContent-Type: multipart/mixed; boundary="b"\r\n\r\n--b\r\nContent-Type: text/plain\r\n\r\nthe text\r\n--b\r\nContent-Type: application/octet-stream\r\n\r\n${"x".repeat(5_000)}\r\n--b--\r\n`;
+    const small = { ...deps, config: { ...deps.config, smtp: { ...deps.config.smtp, maxMessageBytes: 2_000 } } };
+    await parseMessageJob(small)(await stagedJob(inbox.id, raw));
+    const row = await server.db.selectFrom("messages").selectAll().where("inbox_id", "=", inbox.id).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ subject: "big part", text_body: "the text", parse_warnings: ["part_too_large"] });
+    const attachment = await server.db.selectFrom("attachments").select("size").where("message_id", "=", row.id).executeTakeFirstOrThrow();
+    expect(attachment.size).toBe(2_000);
   });
 });
 

@@ -1,10 +1,22 @@
 import { Readable } from "node:stream";
 import { INLINE_PART_MAX_BYTES, METRICS, MailstopError, RETENTION_SECONDS, captureTag, inboxAddress, newId, periodStart } from "@mailstop/core";
 import { blobKeys } from "@mailstop/blob-store";
-import { type Labels, type MessageParts, type ParsedContent, type StoredCopy, ensureInbox, revealMessage, storeMessageBatch } from "@mailstop/db";
-import { type Delivery, type ParseMessageJob, PermanentJobError, type PublishArrivalJob } from "@mailstop/messaging";
-import { buildContent, headerBlock, storable, unparsedContent } from "./content";
+import {
+  type Labels,
+  type MessageParts,
+  type ParsedContent,
+  type StoreMessageInput,
+  type StoredCopy,
+  ensureInbox,
+  markTransactionsDone,
+  revealMessage,
+  storeMessageBatch,
+} from "@mailstop/db";
+import { type Delivery, JOB_OPTIONS, type ParseMessageJob, PermanentJobError, type PublishArrivalJob } from "@mailstop/messaging";
+import { type StoredParts, buildContent, headerBlock, storable, unparsedContent } from "./content";
 import type { ParserDeps } from "./deps";
+import { HeaderLimiter, readHeaderBlock } from "./header-limiter";
+import { PARSE_LIMITS, type ParseLimits } from "./parse-limits";
 import { readMessage } from "./read-message";
 import { StoreBatcher } from "./store-batcher";
 
@@ -27,58 +39,127 @@ async function captureInbox(deps: ParserDeps, delivery: Delivery, recipient: str
  * The raw source: on a job's first attempt, the copy the edge put in the job; else (a larger
  * source, or a retry) the stored object. A retry reads the store because its rows may have
  * been stored, erased and reaped since the first attempt, and an erased message must not come
- * back: a retry whose source is gone stores nothing. So does a job whose transaction the edge
- * refused after its put failed (it removes that raw source).
+ * back: null when the source is gone, and the delivery stores nothing. So does a job whose
+ * transaction the edge refused after its put failed (it removes that raw source).
  */
-async function rawSource(deps: ParserDeps, job: ParseMessageJob, delivery: Delivery, attempt: number): Promise<Readable> {
+async function rawSource(deps: ParserDeps, job: ParseMessageJob, delivery: Delivery, attempt: number): Promise<Readable | null> {
   if (job.raw !== undefined && attempt === 1) return Readable.from([Buffer.from(job.raw, "base64")]);
-  const raw = await deps.blobs.get(delivery.raw_key);
-  if (raw === null) throw new PermanentJobError(`raw source ${delivery.raw_key} is gone: the transaction was not accepted, or its messages were erased`);
-  return raw;
+  return deps.blobs.get(delivery.raw_key);
+}
+
+/** The parser's limits for this deployment: a decoded part is never larger than a message may be. */
+function parseLimits(deps: ParserDeps): ParseLimits {
+  return { ...PARSE_LIMITS, maxPartBytes: deps.config.smtp.maxMessageBytes };
 }
 
 /**
- * Reads the raw source once. The text part lives in the row (`text_body`), and so do the html
- * part and the header block up to INLINE_PART_MAX_BYTES: a small message reaches the database
- * without touching the object store. Attachments and larger parts are stored under the
- * transaction's prefix (the same keys on every retry). A store failure is retried; a source
- * mailparser cannot read becomes a raw-only message with its parse failure recorded.
+ * A failure of the engines (object store, database, network) rather than of the message:
+ * retried on every attempt, never turned into a raw-only message. MailstopErrors are the
+ * adapters' (storage_unavailable); PostgreSQL's connection, rollback, resource, state,
+ * operator-intervention, system and internal classes (08, 40, 53, 55, 57, 58, XX) are the
+ * database's; so is a Node system error (ECONNREFUSED…).
  */
-async function parseDelivery(deps: ParserDeps, job: ParseMessageJob, delivery: Delivery, attempt: number): Promise<ParsedContent> {
+function isEngineFailure(error: unknown): boolean {
+  if (error instanceof MailstopError || error instanceof PermanentJobError) return true;
+  const code = sqlState(error);
+  if (code !== null) return /^(08|40|53|55|57|58|XX)/.test(code);
+  return error !== null && typeof error === "object" && ("errno" in error || "syscall" in error);
+}
+
+/** PostgreSQL refused the values themselves (data exception, program limit): the same content fails every time. */
+function isRefusedContent(error: unknown): boolean {
+  return /^(22|54)/.test(sqlState(error) ?? "");
+}
+
+function sqlState(error: unknown): string | null {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === "string" && /^[0-9A-Z]{5}$/.test(code) ? code : null;
+}
+
+/** Where a parse put its text, html and header block: the row up to INLINE_PART_MAX_BYTES, else the transaction's prefix. */
+async function storeParts(deps: ParserDeps, delivery: Delivery, transactionId: string, bodies: { text: string | null; html: string | null; headers: string | null }): Promise<StoredParts> {
+  // Sized as stored: NUL and lone surrogates become U+FFFD (see storable).
+  const text = storable(bodies.text);
+  const parts: MessageParts = {};
+  if (text !== null) parts.text = { size: Buffer.byteLength(text, "utf8") };
+  const inRow = async (part: "html" | "headers", body: string | null): Promise<string | null> => {
+    if (body === null) return null;
+    const bytes = Buffer.from(body, "utf8");
+    if (bytes.length <= INLINE_PART_MAX_BYTES) {
+      parts[part] = { size: bytes.length };
+      return body;
+    }
+    const key = blobKeys.part(delivery.project_id, transactionId, part);
+    await deps.blobs.put(key, bytes, { contentType: `text/${part === "html" ? "html" : "plain"}; charset=utf-8` });
+    parts[part] = { key, size: bytes.length };
+    return null;
+  };
+  // Both on the path to the arrival being visible: a large pair goes up together.
+  const [htmlBody, headerBlockBody] = await Promise.all([inRow("html", storable(bodies.html)), inRow("headers", storable(bodies.headers))]);
+  return { parts, htmlBody, headerBlock: headerBlockBody };
+}
+
+/**
+ * The content of a source that could not be parsed: its top-level header block read again on
+ * its own (bounded, see readHeaderBlock) so its subject, addresses and ids stay visible, with
+ * `unparseable` and the failure recorded. Bare when even the header block cannot be read.
+ */
+async function unreadableContent(deps: ParserDeps, job: ParseMessageJob, delivery: Delivery, attempt: number, failure: unknown): Promise<ParsedContent> {
+  const reason = failure instanceof Error ? failure.message : String(failure);
+  const limits = parseLimits(deps);
+  try {
+    const raw = await rawSource(deps, job, delivery, attempt);
+    if (raw === null) return unparsedContent(reason);
+    const limiter = new HeaderLimiter(limits);
+    const block = await readHeaderBlock(raw, limiter);
+    // A header block alone has no parts worth keeping: a root "attachment" is drained unstored.
+    const drain = async (_position: number, content: Readable) => {
+      content.resume();
+      return 0;
+    };
+    const read = await readMessage(Readable.from([block]), drain, limits);
+    for (const warning of limiter.warnings) read.warnings.add(warning);
+    const stored = await storeParts(deps, delivery, job.transaction_id, { text: null, html: null, headers: headerBlock(read) });
+    return unparsedContent(reason, { read, stored });
+  } catch (error) {
+    if (isEngineFailure(error)) throw error;
+    deps.logger.warn({ err: error, transaction_id: job.transaction_id }, "the header block could not be read either; stored bare");
+    return unparsedContent(reason);
+  }
+}
+
+/**
+ * Reads the raw source once, within the parser's limits (parseLimits; a limit reached keeps
+ * what was read and names the limit in `parse_warnings`). The text part lives in the row
+ * (`text_body`), and so do the html part and the header block up to INLINE_PART_MAX_BYTES: a
+ * small message reaches the database without touching the object store. Attachments and
+ * larger parts are stored under the transaction's prefix (the same keys on every retry). An
+ * engine failure is retried; a source that cannot be parsed becomes a raw-only message with
+ * its top-level headers and its parse failure recorded. Null when the raw source is gone.
+ */
+async function parseDelivery(deps: ParserDeps, job: ParseMessageJob, delivery: Delivery, attempt: number): Promise<ParsedContent | null> {
   const transactionId = job.transaction_id;
   const raw = await rawSource(deps, job, delivery, attempt);
+  if (raw === null) return null;
   try {
-    const read = await readMessage(raw, async (position, content, contentType) => {
-      const { size } = await deps.blobs.put(blobKeys.attachment(delivery.project_id, transactionId, position), content, { contentType });
-      return size;
-    });
-    // Sized as stored: NUL and lone surrogates become U+FFFD (see storable).
-    const text = storable(read.text);
-    const parts: MessageParts = {};
-    if (text !== null) parts.text = { size: Buffer.byteLength(text, "utf8") };
-    const inRow = async (part: "html" | "headers", body: string | null): Promise<string | null> => {
-      if (body === null) return null;
-      const bytes = Buffer.from(body, "utf8");
-      if (bytes.length <= INLINE_PART_MAX_BYTES) {
-        parts[part] = { size: bytes.length };
-        return body;
-      }
-      const key = blobKeys.part(delivery.project_id, transactionId, part);
-      await deps.blobs.put(key, bytes, { contentType: `text/${part === "html" ? "html" : "plain"}; charset=utf-8` });
-      parts[part] = { key, size: bytes.length };
-      return null;
-    };
-    // Both on the path to the arrival being visible: a large pair goes up together.
-    const [htmlBody, headerBlockBody] = await Promise.all([inRow("html", storable(read.html)), inRow("headers", storable(headerBlock(read)))]);
+    const read = await readMessage(
+      raw,
+      async (position, content, contentType) => {
+        const { size } = await deps.blobs.put(blobKeys.attachment(delivery.project_id, transactionId, position), content, { contentType });
+        return size;
+      },
+      parseLimits(deps),
+    );
+    const stored = await storeParts(deps, delivery, transactionId, { text: read.text, html: read.html, headers: headerBlock(read) });
     return buildContent(
       read,
-      { parts, htmlBody, headerBlock: headerBlockBody },
+      stored,
       read.attachments.map((attachment) => ({ ...attachment, blobKey: blobKeys.attachment(delivery.project_id, transactionId, attachment.position) })),
     );
   } catch (error) {
-    if (error instanceof MailstopError) throw error;
+    if (isEngineFailure(error)) throw error;
     deps.logger.warn({ err: error, transaction_id: transactionId }, "message could not be parsed; stored raw only");
-    return unparsedContent(error instanceof Error ? error.message : String(error));
+    return unreadableContent(deps, job, delivery, attempt, error);
   }
 }
 
@@ -107,6 +188,38 @@ export function publishArrivalJob(deps: ParserDeps) {
   };
 }
 
+/** The parse-message job's attempts (JOB_OPTIONS): its last one stores what it can rather than fail. */
+export const PARSE_ATTEMPTS = JOB_OPTIONS["parse-message"].attempts;
+
+/**
+ * Stores a delivery's content; when the database refuses it (the same values fail every time),
+ * or anything but an engine fails on the job's last attempt, stores it raw-only instead: the
+ * top-level headers read again with `unparseable`, then bare if those are refused too. An
+ * engine failure always fails the attempt, to be retried (and requeued by the reconciler).
+ */
+async function storeOrFallBack(
+  deps: ParserDeps,
+  job: ParseMessageJob,
+  delivery: Delivery,
+  attempt: number,
+  content: ParsedContent,
+  store: (content: ParsedContent) => Promise<StoredCopy[]>,
+): Promise<StoredCopy[]> {
+  const fallsBack = (error: unknown) => isRefusedContent(error) || (attempt >= PARSE_ATTEMPTS && !isEngineFailure(error));
+  try {
+    return await store(content);
+  } catch (error) {
+    if (!fallsBack(error)) throw error;
+    deps.logger.warn({ err: error, transaction_id: job.transaction_id, attempt }, "message could not be stored as parsed; storing it raw only");
+    try {
+      return await store(await unreadableContent(deps, job, delivery, attempt, error));
+    } catch (again) {
+      if (!fallsBack(again)) throw again;
+      return store(unparsedContent(error instanceof Error ? error.message : String(error)));
+    }
+  }
+}
+
 /**
  * The parse-message job: per project of the transaction, parse the raw source, store one copy
  * per recipient inbox in one transaction, meter it, then announce the arrivals. Retried or
@@ -117,13 +230,19 @@ export function parseMessageJob(deps: ParserDeps) {
   const batcher = new StoreBatcher((inputs) => storeMessageBatch(deps.db, inputs));
   return async (job: ParseMessageJob, attempt = 1): Promise<void> => {
     const receivedAt = new Date(job.received_at);
-    for (const delivery of job.deliveries) {
+    for (const [index, delivery] of job.deliveries.entries()) {
       // Parsed first: a transaction whose raw source is gone must not leave capture inboxes behind.
       const content = await parseDelivery(deps, job, delivery, attempt);
+      if (content === null) {
+        // Gone (erased and reaped before a retry, or refused by the edge): nothing to store, and
+        // its ledger row must not send the reconciler back here forever.
+        if (index === job.deliveries.length - 1) await markTransactionsDone(deps.db, [job.transaction_id]);
+        continue;
+      }
       const recipients = await Promise.all(
         delivery.recipients.map(async (recipient) => ({ ...recipient, inboxId: recipient.inbox_id ?? (await captureInbox(deps, delivery, recipient.address)) })),
       );
-      const copies = await batcher.store({
+      const input = (content: ParsedContent): StoreMessageInput => ({
         projectId: delivery.project_id,
         kind: job.kind,
         rawKey: delivery.raw_key,
@@ -142,7 +261,10 @@ export function parseMessageJob(deps: ParserDeps) {
           complaint: recipient.sim === "complaint",
           labels: (job.kind === "captured" ? { recipient: recipient.address } : {}) satisfies Labels as Labels,
         })),
+        // The last delivery's rows close the transaction's ledger row; a retry redoes the earlier ones idempotently.
+        completesTransaction: index === job.deliveries.length - 1 ? job.transaction_id : null,
       });
+      const copies = await storeOrFallBack(deps, job, delivery, attempt, content, (stored) => batcher.store(input(stored)));
       for (const copy of copies.filter((c) => c.inserted)) {
         const recipient = recipients.find((r) => r.inboxId === copy.inboxId);
         if (recipient?.sim === "complaint") deps.logger.info({ event: "message.complaint", message_id: copy.messageId, inbox_id: copy.inboxId }, "complaint recorded");

@@ -1,6 +1,8 @@
 import type { ParserDeps } from "./deps";
 import { parseMessageJob, publishArrivalJob } from "./parse-message.job";
 import { reapJob } from "./reap.job";
+import { reconcileJob } from "./reconcile.job";
+import { sweepOrphansJob } from "./sweep-orphans.job";
 
 export interface ParserWorkerOptions {
   /** Jobs in flight at once; parsing is mostly I/O (object store, database). */
@@ -13,5 +15,7 @@ export function parserJobs(deps: ParserDeps) {
     "parse-message": parseMessageJob(deps),
     "publish-arrival": publishArrivalJob(deps),
     reap: reapJob(deps),
+    reconcile: async () => void (await reconcileJob(deps)()),
+    "sweep-orphans": async () => void (await sweepOrphansJob(deps)()),
   };
 }

@@ -81,7 +81,8 @@ describe("signed downloads of the directory object store", () => {
     const response = await fetch(url);
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("application/pdf");
-    expect(response.headers.get("content-disposition")).toBe("attachment; filename*=UTF-8''report%201.pdf");
+    expect(response.headers.get("content-disposition")).toBe('attachment; filename="report 1.pdf"');
+    expect(response.headers.get("x-content-type-options")).toBe("nosniff");
     expect(await response.text()).toBe("attachment bytes");
   });
 

@@ -1,21 +1,20 @@
-import { newTransactionId } from "@mailstop/core";
+import { newTransactionId, withinDeadline } from "@mailstop/core";
 import { blobKeys } from "@mailstop/blob-store";
+import { markTransactionsDone } from "@mailstop/db";
 import { type Delivery, INLINE_RAW_MAX_BYTES } from "@mailstop/messaging";
 import type { AcceptedRecipient, SmtpEdgeDeps } from "./deps";
 import { REPLY } from "./smtp-reply";
 
-/** How long the edge waits for the object store before answering 451 (a hung store must not hold DATA open). */
+/**
+ * How long the edge waits for the object store, and then for the ledger, before answering
+ * 451: a hung engine must not hold DATA open.
+ */
 export const STORE_TIMEOUT_MS = 10_000;
 
 /** Resolves when every put has settled, rejecting if any failed or the deadline passed first. */
 async function storeAll(puts: Promise<unknown>[], timeoutMs: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<"late">((resolve) => {
-    timer = setTimeout(() => resolve("late"), timeoutMs);
-  });
   // allSettled, not all: the cleanup after a failure must not race a put still in flight.
-  const outcome = await Promise.race([Promise.allSettled(puts), deadline]).finally(() => clearTimeout(timer));
-  if (outcome === "late") throw new Error(`object store did not answer within ${timeoutMs} ms`);
+  const outcome = await withinDeadline(Promise.allSettled(puts), timeoutMs, "the object store");
   const failed = outcome.find((result) => result.status === "rejected");
   if (failed) throw (failed as PromiseRejectedResult).reason;
 }
@@ -39,35 +38,47 @@ function deliveriesOf(transactionId: string, recipients: readonly AcceptedRecipi
 }
 
 /**
- * Makes an SMTP transaction durable before its `250`: the raw bytes in the object store (one
- * copy per project), then its single parse job in the queue, carrying the raw bytes too when
- * they are small (the parser then reads nothing back). If a put fails, the stored raw copies
- * are removed and the sender gets `451 4.3.0`: its retry is the recovery. If the enqueue
- * fails, the sender gets the same 451 but the raw copies stay: an enqueue that timed out may
- * still land, and its job must find them (see docs/decisions.md, "A 451 after the enqueue").
+ * Makes an SMTP transaction durable before its `250`:
+ * - its raw bytes go to the object store (one copy per project), and at the same time
+ * - a row of the accept ledger records the transaction in the database: once both are done the
+ *   `250` is safe, since from then on the reconciler finds the transaction even if the parse
+ *   job below is lost (Redis restarted or flushed, this process killed);
+ * - then its single parse job goes to the queue, the fast path to the parser, carrying the raw
+ *   bytes too when they are small (the parser then reads nothing back).
+ * The two writes run together: the ledger row may exist before its raw source, which only the
+ * reconciler reads, after a grace period. If either fails or passes its deadline, the sender
+ * gets `451 4.3.0` and retries; the refused transaction is forgotten in the background (its raw
+ * copies deleted, its row marked done; a parse of it finds no raw source and stores nothing).
+ * A failed enqueue is logged and still answered `250`: the reconciler repairs it.
  */
 export async function acceptTransaction(
   deps: SmtpEdgeDeps,
   transaction: { kind: "received" | "captured"; raw: Buffer; envelopeFrom: string | null; recipients: readonly AcceptedRecipient[] },
 ): Promise<string> {
   const transactionId = newTransactionId();
+  const acceptedAt = new Date();
   const deliveries = deliveriesOf(transactionId, transaction.recipients);
-  const refuse = (error: unknown): never => {
-    deps.logger.warn({ err: error, transaction_id: transactionId }, "transaction not accepted; replied 451");
-    throw REPLY.temporaryFailure();
-  };
-  try {
-    await storeAll(
+  const record = { id: transactionId, kind: transaction.kind, size: transaction.raw.length, envelopeFrom: transaction.envelopeFrom, acceptedAt, deliveries };
+  const [stored, recorded] = await Promise.allSettled([
+    storeAll(
       deliveries.map((delivery) => deps.blobs.put(delivery.raw_key, transaction.raw, { contentType: "message/rfc822" })),
       STORE_TIMEOUT_MS,
+    ),
+    withinDeadline(deps.ledger.record(record), STORE_TIMEOUT_MS, "the accept ledger"),
+  ]);
+  if (stored.status === "rejected" || recorded.status === "rejected") {
+    deps.logger.warn(
+      { err: stored.status === "rejected" ? stored.reason : (recorded as PromiseRejectedResult).reason, transaction_id: transactionId },
+      "transaction not accepted; replied 451",
     );
-  } catch (error) {
-    // Best effort: a raw left behind here (store unreachable, or a put that lands after the
-    // deadline) has no row and no job, and is harmless.
-    await deps.blobs.delete(deliveries.map((delivery) => delivery.raw_key)).catch((error: unknown) => {
+    // Not awaited: the engine that failed may hang on these too, and the sender must hear 451
+    // now. What they miss is harmless: a raw source no row knows is swept after a day; an
+    // open row whose raw source is gone is closed by its parse.
+    void deps.blobs.delete(deliveries.map((delivery) => delivery.raw_key)).catch((error: unknown) => {
       deps.logger.warn({ err: error, transaction_id: transactionId }, "raw source of a refused transaction not removed");
     });
-    refuse(error);
+    void markTransactionsDone(deps.db, [transactionId]).catch(() => undefined);
+    throw REPLY.temporaryFailure();
   }
   try {
     await deps.queue.enqueue(
@@ -76,7 +87,7 @@ export async function acceptTransaction(
         transaction_id: transactionId,
         kind: transaction.kind,
         size: transaction.raw.length,
-        received_at: new Date().toISOString(),
+        received_at: acceptedAt.toISOString(),
         envelope_from: transaction.envelopeFrom,
         deliveries,
         ...(transaction.raw.length <= INLINE_RAW_MAX_BYTES ? { raw: transaction.raw.toString("base64") } : {}),
@@ -84,7 +95,7 @@ export async function acceptTransaction(
       { jobId: transactionId },
     );
   } catch (error) {
-    refuse(error);
+    deps.logger.warn({ err: error, transaction_id: transactionId }, "parse job not queued; the reconciler will queue it from the accept ledger");
   }
   deps.logger.info({ transaction_id: transactionId, kind: transaction.kind, size: transaction.raw.length, copies: transaction.recipients.length }, "transaction accepted");
   return transactionId;

@@ -3,6 +3,7 @@ import type { Config } from "@mailstop/config";
 import type { Db } from "@mailstop/db";
 import type { Logger } from "@mailstop/logging";
 import type { JobQueue } from "@mailstop/messaging";
+import type { AcceptLedger } from "./accept-ledger";
 import type { Greylist } from "./greylist";
 
 /** What both listeners need, built once by the runtime. */
@@ -10,6 +11,8 @@ export interface SmtpEdgeDeps {
   db: Db;
   blobs: BlobStore;
   queue: JobQueue;
+  /** Where each transaction is recorded before its 250 (one writer per process, see AcceptLedger). */
+  ledger: AcceptLedger;
   greylist: Greylist;
   config: Config;
   logger: Logger;

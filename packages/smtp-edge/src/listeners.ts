@@ -38,7 +38,7 @@ function replyWith(deps: SmtpEdgeDeps, fallback: () => SmtpReply) {
   };
 }
 
-function baseOptions(deps: SmtpEdgeDeps, tls: TlsCredentials, name: string): SMTPServerOptions {
+function baseOptions(deps: SmtpEdgeDeps, tls: TlsCredentials, name: string, open: OpenTransactions): SMTPServerOptions {
   return {
     name,
     banner: `${deps.config.brand} ESMTP`,
@@ -51,6 +51,10 @@ function baseOptions(deps: SmtpEdgeDeps, tls: TlsCredentials, name: string): SMT
     logger: false,
     // The edge's own graceful stop (OpenTransactions) closes connections; this is only its backstop.
     closeTimeout: SHUTDOWN_GRACE_MS + 5000,
+    // A shutting-down edge tells a new sender to retry elsewhere instead of greeting it.
+    onConnect(_session, callback) {
+      callback(open.refusing ? REPLY.shuttingDown() : null);
+    },
   };
 }
 
@@ -76,7 +80,7 @@ function onDataFor(deps: SmtpEdgeDeps, kind: "received" | "captured", open: Open
 export function createReceivingServer(deps: SmtpEdgeDeps, tls: TlsCredentials, open = new OpenTransactions()): SMTPServer {
   const reply = replyWith(deps, REPLY.temporaryLocalError);
   return new PromptGreetingSMTPServer({
-    ...baseOptions(deps, tls, deps.config.mxHost),
+    ...baseOptions(deps, tls, deps.config.mxHost, open),
     disabledCommands: ["AUTH"],
     onRcptTo(address, session, callback) {
       reply(
@@ -99,7 +103,7 @@ export function createCaptureServer(deps: SmtpEdgeDeps, tls: TlsCredentials, ope
   const reply = replyWith(deps, REPLY.temporaryLocalError);
   const replyToAuth = replyWith(deps, REPLY.temporaryAuthFailure);
   return new PromptGreetingSMTPServer({
-    ...baseOptions(deps, tls, deps.config.captureHost),
+    ...baseOptions(deps, tls, deps.config.captureHost, open),
     authMethods: ["PLAIN", "LOGIN"],
     authOptional: false,
     // Staging apps often talk to a relay on a private network without STARTTLS; the credential

@@ -17,9 +17,18 @@ const connectionsOf = (server: SMTPServer) => [...((server as unknown as { conne
  * The SMTP transactions between DATA and their reply, by session id. A stopping edge waits for
  * them (their sender gets its 250 or 451) and closes every other connection at once with
  * `421`, so a restart neither cuts an accepted message nor waits on idle pooled connections.
+ * From the moment the process begins to shut down (`drain`) a new connection is told `421`
+ * instead of greeted: a sender greeted then would begin a transaction the stop cuts.
  */
 export class OpenTransactions {
   private readonly open = new Map<string, Promise<unknown>>();
+  private readonly servers = new Set<SMTPServer>();
+  private draining = false;
+
+  /** True once the edge is shutting down: new connections are refused with `421`. */
+  get refusing(): boolean {
+    return this.draining;
+  }
 
   track(sessionId: string, transaction: Promise<unknown>): void {
     const settled = transaction.then(
@@ -33,23 +42,36 @@ export class OpenTransactions {
   }
 
   /**
-   * Stops `servers` gracefully: no new connections; connections outside a transaction get
-   * `421` now; transactions in flight finish within `graceMs`, then what is left is closed.
+   * Begins the shutdown of `servers`: every new connection gets `421` and is closed, and the
+   * connections outside a transaction are closed with `421` now. Transactions in DATA go on.
+   */
+  drain(servers: readonly SMTPServer[]): void {
+    this.draining = true;
+    for (const server of servers) this.servers.add(server);
+    this.idleCut();
+  }
+
+  /**
+   * Stops `servers` gracefully: connections outside a transaction get `421` now, and so does
+   * every new one; transactions in flight finish within `graceMs`, then what is left is
+   * closed and the listeners stop. They listen until then, so a sender arriving during the
+   * grace hears `421` (retry later) rather than a refused connection.
    */
   async closeGracefully(servers: readonly SMTPServer[], graceMs = SHUTDOWN_GRACE_MS): Promise<void> {
-    const closed = servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve())));
-    const idleCut = () => {
-      for (const server of servers) for (const connection of connectionsOf(server)) if (!this.open.has(connection.id)) shut(connection);
-    };
-    idleCut();
+    this.drain(servers);
     const deadline = Date.now() + graceMs;
     while (this.open.size > 0 && Date.now() < deadline) {
       await Promise.race([Promise.all(this.open.values()), new Promise((resolve) => setTimeout(resolve, deadline - Date.now()).unref())]);
       // A finished transaction's connection may begin another; it is told to go elsewhere.
-      idleCut();
+      this.idleCut();
     }
+    const closed = servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve())));
     for (const server of servers) for (const connection of connectionsOf(server)) shut(connection);
     await Promise.all(closed);
+  }
+
+  private idleCut(): void {
+    for (const server of this.servers) for (const connection of connectionsOf(server)) if (!this.open.has(connection.id)) shut(connection);
   }
 }
 

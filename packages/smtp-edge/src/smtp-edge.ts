@@ -8,6 +8,8 @@ import { loadTlsCredentials } from "./tls";
 
 export interface SmtpEdge {
   start(): Promise<void>;
+  /** Begins the shutdown: new connections and idle ones get `421`; transactions in DATA go on until `stop`. */
+  drain(): void;
   stop(): Promise<void>;
   /** The ports actually bound (useful when configured as 0). */
   ports(): { receiving: number; capture: number };
@@ -33,6 +35,9 @@ export function createSmtpEdge(deps: SmtpEdgeDeps, ports: { receiving: number; c
       bound.receiving = await listen(servers.receiving, ports.receiving);
       bound.capture = await listen(servers.capture, ports.capture);
       deps.logger.info({ receiving: bound.receiving, capture: bound.capture }, "smtp listening");
+    },
+    drain() {
+      if (servers) open.drain(Object.values(servers));
     },
     /** Stops accepting, lets transactions in DATA finish (their senders get 250 or 451), closes the rest with 421. */
     async stop() {

@@ -87,6 +87,26 @@ export class SmtpDialogue {
   }
 }
 
+/**
+ * Sends one small message to `to` in a raw dialogue and returns the DATA reply (a 250 names
+ * the transaction), or the RCPT reply when the recipient is refused.
+ */
+export async function sendOneRaw(port: number, to: string, subject: string, options: { replyWithinMs?: number; messageId?: string } = {}): Promise<SmtpResponse> {
+  const { dialogue } = await SmtpDialogue.open(port);
+  try {
+    await dialogue.command("EHLO test.example");
+    await dialogue.command("MAIL FROM:<sender@x.test>");
+    const rcpt = await dialogue.command(`RCPT TO:<${to}>`);
+    if (rcpt.code !== 250) return rcpt;
+    await dialogue.command("DATA");
+    const messageId = options.messageId ?? `${subject.replace(/[^A-Za-z0-9]/g, "-")}@x.test`;
+    dialogue.write(`Subject: ${subject}\r\nMessage-ID: <${messageId}>\r\n\r\nbody\r\n`);
+    return await dialogue.command(".", options.replyWithinMs ?? 15_000);
+  } finally {
+    dialogue.close();
+  }
+}
+
 /** A nodemailer transport to a mailstop listener on loopback (self-signed STARTTLS accepted). */
 export function smtpTransport(
   port: number,

@@ -1,5 +1,5 @@
 import { pipeline } from "node:stream/promises";
-import { type DirectoryBlobStore, SIGNED_DOWNLOAD_PATH } from "@mailstop/blob-store";
+import { type DirectoryBlobStore, SIGNED_DOWNLOAD_PATH, attachmentDisposition } from "@mailstop/blob-store";
 import { MailstopError } from "@mailstop/core";
 import type { Express, NextFunction, Request, Response } from "express";
 
@@ -24,7 +24,9 @@ export function mountSignedDownloads(app: Express, store: DirectoryBlobStore): v
       .then(async (body) => {
         if (body === null) throw new MailstopError("attachment_not_found", "The object behind this download no longer exists.");
         res.setHeader("content-type", grant.contentType ?? "application/octet-stream");
-        if (grant.filename !== null) res.setHeader("content-disposition", `attachment; filename*=UTF-8''${encodeURIComponent(grant.filename)}`);
+        if (grant.filename !== null) res.setHeader("content-disposition", attachmentDisposition(grant.filename));
+        // The declared type is the sender's: never let a browser guess another from the bytes.
+        res.setHeader("x-content-type-options", "nosniff");
         res.setHeader("cache-control", "private, no-store");
         await pipeline(body, res);
       })

@@ -2,6 +2,7 @@ import type { BlobStore } from "@mailstop/blob-store";
 import { INLINE_PART_MAX_BYTES, MailstopError } from "@mailstop/core";
 import type { MessageRecord } from "@mailstop/db";
 import type { PublicComponents } from "@mailstop/openapi";
+import { safeFilename } from "./attachment-filename";
 
 export type MessageView = PublicComponents["schemas"]["MessageView"];
 type BodySlice = PublicComponents["schemas"]["BodySlice"];
@@ -97,11 +98,12 @@ export async function toMessageView(record: MessageRecord, options: ViewOptions)
     links: row.links,
     attachments: record.attachments.map((attachment) => ({
       id: attachment.id,
-      filename: attachment.filename,
+      filename: safeFilename(attachment.filename),
       content_type: attachment.contentType,
       size: attachment.size,
       url: `${options.origin}/v1/messages/${row.id}/attachments/${attachment.id}`,
     })),
     body,
+    parse_warnings: row.parse_warnings,
   };
 }

@@ -1,5 +1,6 @@
 import type { Response } from "express";
 import { type MailstopError, toEnvelope } from "@mailstop/core";
+import type { Logger } from "@mailstop/logging";
 import { type Beating, type HeartbeatClock, heartbeatClock } from "./heartbeat-clock";
 
 /** Why the server ends a stream (SPEC.md "Event stream connection"); clients reconnect on each. */
@@ -8,6 +9,8 @@ export type ClosedReason = "token_expired" | "max_duration" | "slow_consumer" | 
 export interface SseOptions {
   requestId: string;
   heartbeatMs: number;
+  /** Says when a slow consumer is cut off: the one close the client's own code causes. */
+  logger: Logger;
 }
 
 /** A client that stopped reading is given this long to take the `closed` frame, then dropped. */
@@ -101,19 +104,14 @@ export class SseResponse implements Beating {
     this.close(reason);
   }
 
-  /** Ends the response without a `closed` frame (the server is shutting down; clients reconnect). */
-  end(): void {
-    if (this.ended) return;
-    this.ending = true;
-    this.stopHeartbeat();
-    this.res.end();
-  }
-
   /** A heartbeat, unless frames are waiting: then a client that took nothing since the last beat is cut off. Called by the clock. */
   beat(): void {
     if (this.ended) return;
     if (this.res.writableNeedDrain) {
-      if (!this.drainedSinceBeat) return this.close("slow_consumer");
+      if (!this.drainedSinceBeat) {
+        this.options.logger.info({ request_id: this.options.requestId }, "event stream cut off: slow consumer");
+        return this.close("slow_consumer");
+      }
       this.drainedSinceBeat = false;
       return;
     }

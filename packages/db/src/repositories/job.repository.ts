@@ -98,6 +98,18 @@ export async function msUntilNextJob(db: Db, names: readonly string[]): Promise<
   return value === null || value === undefined ? null : Math.ceil(Number(value));
 }
 
+/** Makes a failed job with this name and key due now with its attempts refunded; true when there was one. */
+export async function reviveJob(db: Db, name: string, jobKey: string, payload: string): Promise<boolean> {
+  const result = await db
+    .updateTable("jobs")
+    .set({ state: "waiting", attempts: 0, run_at: new Date(), payload })
+    .where("name", "=", name)
+    .where("job_key", "=", jobKey)
+    .where("state", "=", "failed")
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
 /** Failed jobs of a name, newest first: what an operator inspects (and tests assert). */
 export async function failedJobs(db: Db, name: string): Promise<{ id: string; job_key: string | null; last_error: string | null; attempts: number }[]> {
   return db.selectFrom("jobs").select(["id", "job_key", "last_error", "attempts"]).where("name", "=", name).where("state", "=", "failed").orderBy("id", "desc").execute();

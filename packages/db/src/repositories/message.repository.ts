@@ -21,6 +21,8 @@ export interface ParsedContent {
   codes: string[];
   links: MessageLink[];
   parseError: string | null;
+  /** What could not be read of the message (caps hit, an unparseable source); empty for a clean parse. */
+  parseWarnings: string[];
   attachments: { position: number; filename: string | null; contentType: string; contentId: string | null; size: number; blobKey: string }[];
 }
 
@@ -58,6 +60,11 @@ export interface StoreMessageInput {
   periodStart: string;
   content: ParsedContent;
   copies: MessageCopy[];
+  /**
+   * The accept-ledger row this store completes (the transaction's last delivery), marked done
+   * in the same database transaction as the rows; null when more deliveries follow.
+   */
+  completesTransaction: string | null;
 }
 
 /**
@@ -92,6 +99,7 @@ function contentRecord(input: StoreMessageInput, index: number) {
     codes: content.codes,
     links: content.links,
     parse_error: content.parseError,
+    parse_warnings: content.parseWarnings,
     received_at: input.receivedAt.toISOString(),
     metric: input.metric,
     period_start: input.periodStart,
@@ -140,13 +148,13 @@ function copyRecord(copy: MessageCopy, index: number, ord: number) {
  * whole. Its text never changes, so it is compiled once and prepared (compiledOnce), which
  * halved its time.
  */
-const storeStatement = compiledOnce(5, (db: Db, contents: string, copies: string, texts: (string | null)[], htmls: (string | null)[], headerBlocks: (string | null)[]) => {
+const storeStatement = compiledOnce(6, (db: Db, contents: string, copies: string, texts: (string | null)[], htmls: (string | null)[], headerBlocks: (string | null)[], completed: string[]) => {
   const statement = sql<{ ord: number; live: boolean; id: string | null; stream_seq: string | null; visible_at: Date | null }>`
     with content as (
       select * from jsonb_to_recordset(${contents}::jsonb) as c(
         i int, project_id text, kind text, raw_key text, size int, envelope_from text, message_id text,
         correlation_id text, subject text, from_address text, from_name text, "to" jsonb, cc jsonb, reply_to jsonb,
-        headers jsonb, parts jsonb, codes jsonb, links jsonb, parse_error text, received_at timestamptz, metric text,
+        headers jsonb, parts jsonb, codes jsonb, links jsonb, parse_error text, parse_warnings jsonb, received_at timestamptz, metric text,
         period_start date, attachments jsonb)
     ),
     input as (
@@ -163,12 +171,12 @@ const storeStatement = compiledOnce(5, (db: Db, contents: string, copies: string
     inserted as (
       insert into messages (id, project_id, inbox_id, kind, raw_key, size, envelope_from, envelope_to, message_id,
         correlation_id, subject, from_address, from_name, "to", cc, reply_to, headers, labels, text_body, html_body,
-        header_block, parts, codes, links, parse_error, complaint, received_at, visible_at, stream_seq, expires_at)
+        header_block, parts, codes, links, parse_error, parse_warnings, complaint, received_at, visible_at, stream_seq, expires_at)
       select v.id, v.project_id, v.inbox_id, v.kind, v.raw_key, v.size, v.envelope_from, v.envelope_to, v.message_id,
         v.correlation_id, v.subject, v.from_address, v.from_name, v."to", v.cc, v.reply_to, v.headers, v.labels,
         (${texts}::text[])[v.i + 1], (${htmls}::text[])[v.i + 1], (${headerBlocks}::text[])[v.i + 1],
         v.parts, array(select jsonb_array_elements_text(v.codes)), v.links,
-        v.parse_error, v.complaint, v.received_at, v.visible_at,
+        v.parse_error, array(select jsonb_array_elements_text(v.parse_warnings)), v.complaint, v.received_at, v.visible_at,
         -- Visible now: streamed now. A later visible_at is revealed by revealMessage.
         case when v.visible_at <= v.received_at then nextval('message_stream_seq') end,
         v.received_at + l.retention_seconds * interval '1 second'
@@ -197,6 +205,11 @@ const storeStatement = compiledOnce(5, (db: Db, contents: string, copies: string
       select project_id, period_start, metric, count(*) from fresh
       group by project_id, period_start, metric order by project_id, period_start, metric
       on conflict (project_id, period_start, metric) do update set used = usage_counters.used + excluded.used
+    ),
+    -- The accept ledger's rows of the transactions this batch completes: done with their rows.
+    completed as (
+      update accepted_transactions set state = 'done', done_at = now()
+      where id = any(${completed}::text[]) and state = 'open'
     )
     select v.ord, l.id is not null as live, f.id, f.new_stream_seq as stream_seq, f.new_visible_at as visible_at
     from input v
@@ -224,6 +237,7 @@ export async function storeMessageBatch(db: Db, inputs: readonly StoreMessageInp
     inputs.map((input) => input.content.textBody),
     inputs.map((input) => input.content.htmlBody),
     inputs.map((input) => input.content.headerBlock),
+    inputs.flatMap((input) => (input.completesTransaction === null ? [] : [input.completesTransaction])),
   );
   // A live copy the statement did not insert was stored before (a retried job, or the same
   // job twice in this batch): it finds the existing row instead. The statement has committed.

@@ -39,6 +39,7 @@ export function storeInput(
       codes: [],
       links: [],
       parseError: null,
+      parseWarnings: [],
       attachments,
     },
     copies: inboxIds.map((inboxId) => ({
@@ -50,5 +51,6 @@ export function storeInput(
       complaint: false,
       labels: {},
     })),
+    completesTransaction: null,
   };
 }

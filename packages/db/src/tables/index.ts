@@ -1,4 +1,5 @@
 import type { JobsTable } from "./job.table";
+import type { AcceptedTransactionsTable } from "./ledger.table";
 import type { DomainsTable, InboxesTable } from "./inbox.table";
 import type { AttachmentsTable, BlobDeletionsTable, MessagesTable, StreamTokensTable, UsageCountersTable } from "./message.table";
 import type { ApiKeysTable, BlockedRecipientsTable, OrganisationsTable, ProjectsTable, SmtpCredentialsTable } from "./tenancy.table";
@@ -18,8 +19,10 @@ export interface Database {
   blob_deletions: BlobDeletionsTable;
   stream_tokens: StreamTokensTable;
   jobs: JobsTable;
+  accepted_transactions: AcceptedTransactionsTable;
 }
 
 export type { Labels } from "./inbox.table";
+export type { LedgerDelivery } from "./ledger.table";
 export type { MessageAddress, MessageLink, MessageParts } from "./message.table";
 export { MESSAGE_COLUMNS } from "./message.table";

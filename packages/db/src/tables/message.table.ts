@@ -51,6 +51,8 @@ export interface MessagesTable {
   codes: ColumnType<string[], string[] | undefined, string[]>;
   links: Json<MessageLink[]>;
   parse_error: string | null;
+  /** What the parser could not read of this message (DECISIONS-style names in docs/decisions.md): `truncated_parts`, `header_too_large`, `unparseable`, … */
+  parse_warnings: ColumnType<string[], string[] | undefined, string[]>;
   complaint: Generated<boolean>;
   received_at: Date;
   visible_at: Date;
@@ -92,6 +94,7 @@ const MESSAGE_COLUMN_SET: Record<keyof MessagesTable, true> = {
   codes: true,
   links: true,
   parse_error: true,
+  parse_warnings: true,
   complaint: true,
   received_at: true,
   visible_at: true,

@@ -1056,6 +1056,7 @@ export interface components {
         AttachmentRef: {
             /** @description Attachment id (`att_…`). */
             id: string;
+            /** @description The attachment's name made safe to show and save: control and bidirectional characters removed, path separators and `..` replaced, at most 255 bytes keeping the extension. The download carries the same name. */
             filename: string | null;
             content_type: string;
             size: number;
@@ -1097,6 +1098,8 @@ export interface components {
             codes: string[];
             links: components["schemas"]["Link"][];
             attachments: components["schemas"]["AttachmentRef"][];
+            /** @description Limits the parser reached reading this message; empty for a clean parse. What the view shows is what was read within them; the raw source (`body.raw`) is always whole. `truncated_parts` (over 1,000 MIME parts: the rest not read), `nesting_too_deep` (over 20 levels), `header_too_large` (a top-level header field over 64 KiB kept cut, or fields past a 1 MiB header block skipped), `too_many_headers` (over 10,000 fields), `part_too_large` (a part over the message size limit, cut), `too_many_addresses` (the first 1,000 of an address header kept), `unparseable` (the MIME structure could not be read: only the top-level headers and the raw source). */
+            parse_warnings: string[];
             /** @description `text` is always present; `html`, `raw` and `headers` only when requested and the part exists. */
             body: {
                 text: components["schemas"]["BodySlice"];

@@ -1,25 +1,34 @@
 import type { JobWorker } from "@mailstop/messaging";
-import { parserJobs } from "@mailstop/parser";
+import { parserJobs, reconcileJob } from "@mailstop/parser";
 import { type RuntimeContext, type ServiceModule, requireBlobs, requireDb, requireMessaging } from "../module";
 
-/** The parser service: consumes parse-message, publish-arrival and reap jobs. */
+/** How often raw objects nothing knows are looked for (they are a day old before they go). */
+const SWEEP_INTERVAL_MS = 3_600_000;
+
+/** The parser service: consumes parse and arrival jobs, and runs the reaper, the accept ledger's reconciler and the orphan sweep. */
 export function parserModule(context: RuntimeContext): ServiceModule {
   const messaging = requireMessaging(context);
-  const jobs = parserJobs({
+  const deps = {
     db: requireDb(context),
     blobs: requireBlobs(context),
     queue: messaging.queue,
     bus: messaging.bus,
     config: context.config,
     logger: context.logger,
-  });
+  };
+  const jobs = parserJobs(deps);
   let worker: JobWorker | undefined;
   return {
     name: "parser",
     async start() {
       // Every parser declares the same schedule; the queue keeps one.
       await messaging.queue.schedule("reap", {}, context.config.reapIntervalSeconds * 1000);
+      // A transaction is requeued between one and one and a half grace periods after its 250.
+      await messaging.queue.schedule("reconcile", {}, Math.max(1, Math.ceil(context.config.reconcileGraceSeconds / 2)) * 1000);
+      await messaging.queue.schedule("sweep-orphans", {}, SWEEP_INTERVAL_MS);
       worker = messaging.startWorker(jobs, { concurrency: context.config.parserConcurrency, lockDurationMs: context.config.jobLockMs });
+      // At every start too, not only on the schedule: what a crash left open is repaired first.
+      reconcileJob(deps)().catch((error: unknown) => context.logger.warn({ err: error }, "reconciler at start failed; the schedule runs it again"));
     },
     async stop() {
       await worker?.close();

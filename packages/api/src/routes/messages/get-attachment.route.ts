@@ -1,5 +1,6 @@
 import { MailstopError } from "@mailstop/core";
 import { type ApiDeps, publicRoute } from "../../deps";
+import { safeFilename } from "../../messages/attachment-filename";
 import { requireMessage } from "../../messages/message-reference";
 import { requireBlobs } from "../../messages/message.view";
 
@@ -12,9 +13,11 @@ export const getAttachmentRoute = ({ db, blobs }: ApiDeps) =>
     const record = await requireMessage(db, auth.project.id, params.id);
     const attachment = record.attachments.find((candidate) => candidate.id === params.attachmentId);
     if (!attachment) throw new MailstopError("attachment_not_found", `Message ${params.id} has no attachment ${params.attachmentId}.`);
+    // The name the message view shows: the stored one is as the sender wrote it (see safeFilename).
+    const filename = safeFilename(attachment.filename);
     const url = await requireBlobs(blobs).presignGet(attachment.blobKey, ATTACHMENT_URL_TTL_SECONDS, {
       contentType: attachment.contentType,
-      ...(attachment.filename === null ? {} : { filename: attachment.filename }),
+      ...(filename === null ? {} : { filename }),
     });
     res.redirect(302, url);
     return undefined;

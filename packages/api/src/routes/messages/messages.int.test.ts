@@ -68,6 +68,7 @@ describe("GET /v1/messages/{id}", () => {
             url: `${server.url}/v1/messages/${id}/body?format=text`,
           },
         },
+        parse_warnings: [],
       });
     });
 
@@ -209,6 +210,43 @@ describe("GET /v1/messages/{id}/attachments/{attachmentId}", () => {
     expect(download.status).toBe(200);
     expect(download.headers.get("content-type")).toBe("application/pdf");
     expect(Buffer.from(await download.arrayBuffer()).equals(pdf)).toBe(true);
+  });
+
+  it("shows and offers a hostile attachment name made safe, the stored name left as it came", async () => {
+    const inbox = await createInbox();
+    const subject = `Hostile name ${newId("message")}`;
+    // RFC 2231 keeps the name's NUL, CR, LF and right-to-left override through transport.
+    const hostile = `..\\../invoice\u202Efdp\r\n\u0000${"x".repeat(10_000)}.exe`;
+    const raw = [
+      "From: a@b.test",
+      `To: ${inbox.address}`,
+      `Subject: ${subject}`,
+      'Content-Type: multipart/mixed; boundary="b"',
+      "",
+      "--b",
+      "Content-Type: text/plain",
+      "",
+      "see attached",
+      "--b",
+      "Content-Type: application/octet-stream",
+      `Content-Disposition: attachment; filename*=utf-8''${encodeURIComponent(hostile)}`,
+      "",
+      "bytes",
+      "--b--",
+      "",
+    ].join("\r\n");
+    await smtpTransport(server.smtp!.receiving).sendMail({ envelope: { from: "a@b.test", to: [inbox.address] }, raw });
+    const row = await eventually(() => server.db.selectFrom("messages").select("id").where("subject", "=", subject).executeTakeFirst(), { what: subject });
+    const stored = await server.db.selectFrom("attachments").select("filename").where("message_id", "=", row.id).executeTakeFirstOrThrow();
+    expect(stored.filename).toBe(hostile.replace("\u0000", "\uFFFD"));
+    const view = (await get(`/v1/messages/${row.id}`)).json;
+    const safe = `_._invoicefdp\uFFFD${"x".repeat(235)}.exe`;
+    expect(view.attachments[0].filename).toBe(safe);
+    const location = (await fetch(view.attachments[0].url, { headers: auth(), redirect: "manual" })).headers.get("location")!;
+    const disposition = (await fetch(location)).headers.get("content-disposition")!;
+    // An ASCII fallback (non-ASCII as "?") and the RFC 5987 name, nothing a header could be split on.
+    expect(disposition).toMatch(/^attachment; filename="[\x20-\x7e]+"; filename\*=UTF-8''[^\s";\\]+$/);
+    expect(decodeURIComponent(disposition.split("''")[1]!)).toBe(safe);
   });
 
   it("gives attachment_not_found for an attachment the message does not have", async () => {

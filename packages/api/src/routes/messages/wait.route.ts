@@ -10,6 +10,7 @@ import { type Mismatch, explainMismatch, timeoutHint } from "../../messages/expl
 import { messageFilterFrom } from "../../messages/message-filter";
 import { type MessageView, type ViewOptions, toMessageView } from "../../messages/message.view";
 import { onAbort } from "../../stream/on-abort";
+import { type HeldWait, HeldWaits } from "../../waits/held-waits";
 
 export interface WaiterDeps extends ApiDeps {
   bus: Bus;
@@ -21,12 +22,20 @@ export interface WaiterDeps extends ApiDeps {
 /**
  * What a wait gets when its waiter shuts down: `503`, retryable, retry after 1 s. The code is
  * `internal` (the closed set has no "unavailable" besides the object store's); a retried wait
- * with `match` returns a message stored meanwhile at once, so nothing is missed.
+ * with `match` returns a message stored meanwhile at once, so nothing is missed. A restart is
+ * not a failure: it is logged at info, without a stack (docs/decisions.md, issue 12).
  */
-const shuttingDown = () =>
-  new MailstopError("internal", "This waiter is shutting down; retry the wait, which first looks at stored messages.", { status: 503, retryAfterSeconds: 1 });
+const shuttingDown = () => new MailstopError("internal", "mailstop is restarting; retry the wait.", { status: 503, retryAfterSeconds: 1, planned: true });
 
 type WaitResult = PublicComponents["schemas"]["WaitResult"];
+
+/**
+ * How long before its start a wait with `match` still takes a message found by a re-check
+ * after a bus drop: one received just before the wait began may have been stored (and its
+ * arrival lost) after the wait's own first look. A wait without `match` counts only messages
+ * received once it began, as it always does.
+ */
+const RECHECK_LOOKBACK_MS = 60_000;
 
 /** When a client refused for concurrency should try again. */
 const CONCURRENCY_RETRY_SECONDS = 1;
@@ -109,13 +118,15 @@ function matchedBody(view: EncodedJson<MessageView>, waitedMs: number): EncodedJ
  * one resolver and one timer, not a closure of its own (under tsx every named function also
  * carries a property table for its name).
  */
-class ArrivalQueue {
+class ArrivalQueue implements HeldWait {
   private events: ArrivalEvent[] | null = null;
   private seen: Set<string> | null = null;
   private waiting: (() => void) | null = null;
   private timer: NodeJS.Timeout | undefined;
   /** The client went away, or the waiter is shutting down. */
   left = false;
+
+  constructor(readonly since: number) {}
 
   push(event: ArrivalEvent): void {
     this.seen ??= new Set();
@@ -124,6 +135,14 @@ class ArrivalQueue {
     this.seen.add(event.message_id);
     (this.events ??= []).push(event);
     this.wake();
+  }
+
+  /** Messages stored while the bus was away: each one received since this wait's bound is an arrival, oldest first. */
+  recheck(stored: readonly MessageRecord[]): void {
+    for (let i = stored.length - 1; i >= 0; i--) {
+      const { row } = stored[i]!;
+      if (row.received_at.getTime() >= this.since) this.push({ inbox_id: row.inbox_id, message_id: row.id, seq: row.stream_seq ?? "0" });
+    }
   }
 
   shift(): ArrivalEvent | undefined {
@@ -167,8 +186,9 @@ async function matchedReply(record: MessageRecord, options: ViewOptions, started
  * Each arrival is checked with the same SQL as the list filters, one query per arrival. A
  * timeout is a 200 with a hint naming the predicate that failed.
  */
-export const waitRoute = ({ db, config, blobs, bus, slots, shutdown }: WaiterDeps) =>
-  publicRoute("waitForMessage", async ({ auth, body, res, requestId }) => {
+export const waitRoute = ({ db, config, logger, blobs, bus, slots, shutdown }: WaiterDeps) => {
+  const held = new HeldWaits(db, bus, logger);
+  return publicRoute("waitForMessage", async ({ auth, body, res, requestId }) => {
     const startedAt = Date.now();
     const inbox = await requireInbox(db, auth.project.id, body.inbox);
     const filter = { ...messageFilterFrom(body.match ?? {}), inboxId: inbox.id };
@@ -180,8 +200,17 @@ export const waitRoute = ({ db, config, blobs, bus, slots, shutdown }: WaiterDep
         details: { limit: auth.project.maxConcurrentWaits },
       });
     }
-    const arrivals = new ArrivalQueue();
-    const unsubscribe = await bus.subscribeArrivals(inbox.id, (event) => arrivals.push(event));
+    const arrivals = new ArrivalQueue(body.match === undefined ? startedAt : startedAt - RECHECK_LOOKBACK_MS);
+    // Held before it subscribes: a resubscribe from then on has it look at what was stored.
+    const forgetHeld = held.hold(auth.project.id, inbox.id, arrivals);
+    let unsubscribe: () => Promise<void>;
+    try {
+      unsubscribe = await bus.subscribeArrivals(inbox.id, (event) => arrivals.push(event));
+    } catch (error) {
+      forgetHeld();
+      await slot.release();
+      throw error;
+    }
     const leave = arrivals.leave.bind(arrivals);
     res.once("close", leave);
     // A waiter going down ends its waits at once, so the HTTP listener can close without
@@ -229,7 +258,9 @@ export const waitRoute = ({ db, config, blobs, bus, slots, shutdown }: WaiterDep
     } finally {
       res.off("close", leave);
       forgetShutdown();
+      forgetHeld();
       await Promise.all([unsubscribe(), slot.release()]);
     }
   });
+};
 

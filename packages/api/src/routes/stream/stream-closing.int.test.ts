@@ -9,6 +9,7 @@ import {
   describeInProcess,
   describeWithEngines,
   dropDatabase,
+  eventually,
   rawRequest,
   runServerUrl,
   smtpTransport,
@@ -68,13 +69,23 @@ describe("a stream closed by the server", () => {
     // Mail keeps arriving across the close and the reconnect.
     const sent: string[] = [];
     const transport = smtpTransport(server.smtp!.receiving, { pool: true });
-    const deadline = Date.now() + (MAX_DURATION_S + 2) * 1000;
-    while (Date.now() < deadline) {
+    const sendOne = async () => {
       const subject = `n${sent.length}`;
       await transport.sendMail({ from: "a@acme.example", to: inbox.address, subject, text: "x" });
       sent.push(subject);
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      return subject;
+    };
+    // Each heard before the next is sent (after a reconnect if one falls between), until the server closes the stream.
+    const heard = (subject: string) => s.until((frames) => frames.some((frame) => frame.event === "message" && frame.data.subject === subject), 15_000, subject);
+    const deadline = Date.now() + (MAX_DURATION_S + 20) * 1000;
+    while (s.framesOf("closed").length === 0) {
+      if (Date.now() > deadline) throw new Error("the stream was not closed at its maximum duration");
+      await heard(await sendOne());
     }
+    // One sent while the client waits out the retry delay, then live ones on the new connection.
+    await sendOne();
+    await s.until(() => s.connections >= 2, 15_000, "the reconnect");
+    for (let i = 0; i < 2; i++) await heard(await sendOne());
     transport.close();
     await s.until((frames) => frames.filter((f) => f.event === "message").length >= sent.length, 10_000, "every message");
     expect(s.framesOf("closed").map((frame) => frame.data)).toContainEqual({ reason: "max_duration" });
@@ -142,17 +153,23 @@ describeInProcess("a slow consumer", "it publishes on the server's own bus, and 
     }
     await server.running.context.messaging!.bus.publishArrival({ inbox_id: inbox.id, message_id: ids[ids.length - 1]!, seq: "0" });
 
-    // Given two heartbeats to notice, then read what the server sent before it gave up.
-    await new Promise((resolve) => setTimeout(resolve, 2500 * HEARTBEAT_S));
-    const closed = new Promise<void>((resolve) => {
+    // Once the server has given up on it (it says so), read what it sent before it did. The
+    // server holds the closed frame for a client that reads again within its grace.
+    await eventually(async () => (server.logs().includes("event stream cut off: slow consumer") ? true : null), {
+      timeoutMs: 30_000,
+      what: "the server to cut the slow consumer off",
+    });
+    const closed = new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no closed frame within 10 s; got ${received.length} bytes`)), 10_000);
+      const settle = () => (clearTimeout(timer), resolve());
       socket.on("data", (chunk: Buffer) => {
         received += chunk.toString("utf8");
-        if (received.includes("event: closed")) resolve();
+        if (received.includes("event: closed")) settle();
       });
-      socket.once("close", () => resolve());
+      socket.once("close", settle);
     });
     socket.resume();
-    await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 5000))]);
+    await closed;
     socket.destroy();
     const frames = received.match(/^event: message$/gm) ?? [];
     expect(received).toContain('event: closed\ndata: {"reason":"slow_consumer"}');

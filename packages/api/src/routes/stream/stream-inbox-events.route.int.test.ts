@@ -158,8 +158,10 @@ describe("GET /stream/v1/inboxes/{id}/events", () => {
       expect((await resumed.next("open")).data.resumed_from).toBe(cursors[1]);
       // The message may arrive in the same chunk as the open frame: wait for it, not for a next one.
       await resumed.until((frames) => frames.some((frame) => frame.event === "message"));
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      expect(subjects(resumed)).toEqual(["three"]);
+      // Frames come in order: once a marker sent now is heard, anything repeated would have come before it.
+      await send(inbox.address, "marker");
+      await resumed.until((frames) => frames.some((frame) => frame.data?.subject === "marker"));
+      expect(subjects(resumed)).toEqual(["three", "marker"]);
     });
 
     it("from a malformed cursor starts a fresh stream instead of failing", async () => {
@@ -178,8 +180,9 @@ describe("GET /stream/v1/inboxes/{id}/events", () => {
       await send(inbox.address, "four");
       const resumed = stream(eventsPath(inbox.id, `?last_event_id=${encodeURIComponent(cursors[0]!)}`));
       await resumed.until((frames) => frames.filter((f) => f.event === "message").length === 2);
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      expect(subjects(resumed)).toEqual(["two", "four"]);
+      await send(inbox.address, "marker");
+      await resumed.until((frames) => frames.some((frame) => frame.data?.subject === "marker"));
+      expect(subjects(resumed)).toEqual(["two", "four", "marker"]);
     });
   });
 

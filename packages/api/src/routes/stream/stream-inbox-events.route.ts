@@ -16,6 +16,13 @@ type StreamMessageData = PublicComponents["schemas"]["StreamMessageData"];
 /** Rows per read; a resume after a long absence reads the backlog in pages of this size. */
 const PAGE_SIZE = 100;
 
+/**
+ * The `closed` reason of a stream ended because its waiter shuts down. The spec's four
+ * reasons are a closed set; "the server ends this connection now; reconnect" is what
+ * `max_duration` already tells a client (docs/decisions.md, issue 12).
+ */
+const SHUTDOWN_REASON: ClosedReason = "max_duration";
+
 /** The inbox the path names; with a stream token it must be the token's own inbox. */
 async function streamedInbox(db: Db, auth: AuthContext, reference: string): Promise<Inbox> {
   const token = auth.streamToken;
@@ -50,13 +57,19 @@ function toStreamMessage(row: StreamMessageRow): StreamMessageData {
  * read, so nothing committed in between is missed; each arrival then costs one query (every
  * message after the last one sent) and nothing happens between arrivals but heartbeats.
  */
-export const streamInboxEventsRoute = ({ db, config, logger, bus, shutdown }: WaiterDeps) =>
-  streamRoute("streamInboxEvents", async ({ auth, params, query, req, res, requestId }) => {
+export const streamInboxEventsRoute = ({ db, config, logger, bus, shutdown }: WaiterDeps) => {
+  // Arrivals published while the bus was away reached no stream: each open one reads after
+  // its cursor once the bus listens again, as it does on an arrival.
+  const open = new Set<StreamFollower<StreamMessageRow>>();
+  bus.onResubscribed(() => {
+    for (const follower of open) follower.poke();
+  });
+  return streamRoute("streamInboxEvents", async ({ auth, params, query, req, res, requestId }) => {
     const inbox = await streamedInbox(db, auth, params.id);
     // The 402 rule for streams (usage allowances) plugs in here, as for waits; its issue is not filed yet.
     const projectId = auth.project.id;
     const resumeAfter = resumePoint(req, query);
-    const sse = new SseResponse(res, { requestId, heartbeatMs: config.stream.heartbeatSeconds * 1000 });
+    const sse = new SseResponse(res, { requestId, heartbeatMs: config.stream.heartbeatSeconds * 1000, logger });
     let follower: StreamFollower<StreamMessageRow> | undefined;
     const unsubscribe = await bus.subscribeArrivals(inbox.id, () => follower?.poke());
     // Per stream, for as long as it is open (10,000 at a time on a waiter): one timer, and
@@ -82,6 +95,7 @@ export const streamInboxEventsRoute = ({ db, config, logger, bus, shutdown }: Wa
         },
         pageSize: PAGE_SIZE,
       });
+      open.add(follower);
       sse.start();
       // The backlog of a resume follows the open frame; live arrivals wait behind both.
       void sse.send("open", { inbox: inbox.id, resumed_from: resumeAfter === null ? null : encodeStreamCursor(resumeAfter) });
@@ -92,10 +106,12 @@ export const streamInboxEventsRoute = ({ db, config, logger, bus, shutdown }: Wa
       const tokenExpiresAt = auth.streamToken?.expiresAt.getTime() ?? Number.POSITIVE_INFINITY;
       const reason: ClosedReason = tokenExpiresAt < maxDurationAt ? "token_expired" : "max_duration";
       closing = setTimeout(() => sse.close(reason), Math.min(maxDurationAt, tokenExpiresAt) - Date.now());
-      forgetShutdown = onAbort(shutdown, () => sse.end());
-      if (shutdown.aborted) sse.end();
+      // A waiter going down says so before it ends the stream, so the client reconnects at once.
+      forgetShutdown = onAbort(shutdown, () => sse.close(SHUTDOWN_REASON));
+      if (shutdown.aborted) sse.close(SHUTDOWN_REASON);
       await sse.done;
     } finally {
+      if (follower !== undefined) open.delete(follower);
       follower?.stop();
       clearTimeout(closing);
       forgetShutdown?.();
@@ -103,3 +119,4 @@ export const streamInboxEventsRoute = ({ db, config, logger, bus, shutdown }: Wa
     }
     return undefined;
   });
+};

@@ -1,0 +1,68 @@
+import { once } from "node:events";
+import { createLogger } from "@mailstop/logging";
+import { CHANNELS, createRedis } from "@mailstop/messaging";
+import {
+  type TestProject,
+  type TestRedis,
+  type TestServer,
+  TestEventStream,
+  describeWithEngines,
+  eventually,
+  insertMessageRows,
+  rawRequest,
+  startTestRedis,
+  startTestServer,
+  uniqueTag,
+} from "@mailstop/testkit";
+
+// Redis pub/sub keeps nothing for an absent subscriber: an arrival published while the
+// waiter's subscriber connection is down reaches no one. Once the bus listens again, held
+// waits and open streams look at what was stored.
+
+describeWithEngines("arrivals lost while the arrival bus was away", "it kills the pub/sub client of a Redis of its own", () => {
+  let redis: TestRedis;
+  let admin: ReturnType<typeof createRedis>;
+  let server: TestServer;
+  let project: TestProject;
+  const streams: TestEventStream[] = [];
+
+  beforeAll(async () => {
+    // A Redis of its own: killing pub/sub clients on the shared one would cut other tests' buses.
+    redis = await startTestRedis();
+    admin = createRedis(redis.url, "command", createLogger({ level: "silent" }));
+    await once(admin, "ready");
+    server = await startTestServer({ mail: true, env: { REDIS_URL: redis.url } });
+    project = await server.bootstrap();
+  });
+  afterAll(async () => {
+    for (const stream of streams) stream.close();
+    await server.stop();
+    admin.disconnect();
+    await redis.kill();
+  });
+
+  it("end a held wait and reach an open stream once the bus has resubscribed", async () => {
+    const { data: inbox } = await project.client.POST("/v1/inboxes", { body: { tag: uniqueTag("busdrop") } });
+    const channel = `${server.config.redisPrefix}:${CHANNELS.inboxArrivals(inbox!.id)}`;
+    // Without match: only a message stored after the wait began can end it.
+    const waiting = rawRequest(server.url, "POST", "/v1/messages/wait", {
+      headers: { authorization: `Bearer ${project.apiKey}`, "content-type": "application/json" },
+      body: JSON.stringify({ inbox: inbox!.address, timeout_ms: 30_000 }),
+    });
+    // The wait is held once its inbox's channel is subscribed (it is held before it subscribes).
+    await eventually(async () => (((await admin.pubsub("NUMSUB", channel)) as [string, number])[1] >= 1 ? true : null), { what: "the wait to subscribe" });
+    const stream = new TestEventStream(`${server.url}/stream/v1/inboxes/${inbox!.id}/events`, { headers: { authorization: `Bearer ${project.apiKey}` } });
+    streams.push(stream);
+    await stream.next("open");
+
+    // Stored with no arrival heard: as when it is published while no subscriber listens.
+    const [id] = await insertMessageRows(server.db, inbox!, project.projectId, 1);
+    expect(Number(await admin.client("KILL", "TYPE", "pubsub"))).toBeGreaterThanOrEqual(1);
+
+    const { json: ended } = await waiting;
+    expect(ended).toMatchObject({ status: "matched", message: { id } });
+    const frame = await stream.until((frames) => frames.find((f) => f.event === "message"), 15_000, "the stored message");
+    expect(frame.data.id).toBe(id);
+    expect(server.logs()).not.toContain("re-check of held waits");
+  }, 60_000);
+});

@@ -1,0 +1,19 @@
+/** What {@link withinDeadline} rejects with when the deadline passes first. */
+export class DeadlineExceeded extends Error {
+  override name = "DeadlineExceeded";
+}
+
+/**
+ * `promise`, or a rejection with DeadlineExceeded if it has not settled within `ms`. The work
+ * itself goes on (a promise cannot be cancelled); its late rejection is swallowed so it never
+ * becomes an unhandled one. For calls into engines that wait rather than fail when their
+ * server is gone (BullMQ, a frozen object store), where a caller must answer someone in time.
+ */
+export function withinDeadline<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new DeadlineExceeded(`${what} did not complete within ${ms} ms`)), ms);
+  });
+  promise.catch(() => undefined);
+  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
+}

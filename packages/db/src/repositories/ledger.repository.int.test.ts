@@ -1,0 +1,60 @@
+import { newTransactionId } from "@mailstop/core";
+import { createFreshDatabase, dropDatabase, runServerUrl } from "@mailstop/testkit";
+import { type Db, createDatabase, migrateToLatest } from "../index";
+import { claimStaleTransactions, ledgerState, markTransactionsDone, recordAcceptedTransactions } from "./ledger.repository";
+
+const transaction = (acceptedAt: Date) => ({
+  id: newTransactionId(),
+  kind: "received" as const,
+  size: 10,
+  envelopeFrom: "a@b.test",
+  acceptedAt,
+  deliveries: [{ project_id: "prj_x", project_key: "x", raw_key: "projects/prj_x/tx/t/raw.eml", recipients: [{ address: "x.a@mailstop.test", inbox_id: "ibx_x", sim: null }] }],
+});
+
+const secondsAgo = (seconds: number) => new Date(Date.now() - seconds * 1000);
+
+describe("the accept ledger's repository", () => {
+  let db: Db;
+  let database: { name: string; url: string };
+  beforeAll(async () => {
+    database = await createFreshDatabase(runServerUrl(), "mailstop_ledger");
+    db = createDatabase(database.url, { maxConnections: 4 });
+    await migrateToLatest(db);
+  });
+  afterAll(async () => {
+    await db.destroy();
+    await dropDatabase(runServerUrl(), database.name);
+  });
+
+  const claimedIds = async (grace: number) => (await claimStaleTransactions(db, grace, 100)).map((t) => t.id);
+
+  it("records a transaction once, and claims only open rows older than the grace period, with what their parse job needs", async () => {
+    const stale = transaction(secondsAgo(120));
+    const fresh = transaction(new Date());
+    const done = transaction(secondsAgo(120));
+    await recordAcceptedTransactions(db, [stale, fresh, done]);
+    await recordAcceptedTransactions(db, [stale]);
+    await markTransactionsDone(db, [done.id]);
+    const claimed = await claimStaleTransactions(db, 60, 100);
+    expect(claimed.filter((t) => [stale.id, fresh.id, done.id].includes(t.id))).toEqual([{ ...stale, acceptedAt: stale.acceptedAt }]);
+    expect(await ledgerState(db, stale.id)).toEqual({ state: "open", requeues: 1 });
+  });
+
+  it("claims a row again only after a grace period that doubles with each claim", async () => {
+    const row = transaction(secondsAgo(120));
+    await recordAcceptedTransactions(db, [row]);
+    const claimedAgo = async (seconds: number) => {
+      await db.updateTable("accepted_transactions").set({ requeued_at: secondsAgo(seconds) }).where("id", "=", row.id).execute();
+      return (await claimedIds(10)).includes(row.id);
+    };
+    expect(await claimedIds(10)).toContain(row.id);
+    // One claim so far: due again after 10 s.
+    expect(await claimedAgo(5)).toBe(false);
+    expect(await claimedAgo(15)).toBe(true);
+    // Two claims: after 20 s.
+    expect(await claimedAgo(15)).toBe(false);
+    expect(await claimedAgo(25)).toBe(true);
+    expect(await ledgerState(db, row.id)).toEqual({ state: "open", requeues: 3 });
+  });
+});

@@ -1,0 +1,38 @@
+import { type AcceptedTransaction, claimStaleTransactions } from "@mailstop/db";
+import type { ParseMessageJob } from "@mailstop/messaging";
+import type { ParserDeps } from "./deps";
+
+const BATCH = 200;
+
+/** The parse job of a ledger row: what the edge enqueued, but the raw bytes (read back from the store). */
+export function parseJobOf(transaction: AcceptedTransaction): ParseMessageJob {
+  return {
+    transaction_id: transaction.id,
+    kind: transaction.kind,
+    size: transaction.size,
+    received_at: transaction.acceptedAt.toISOString(),
+    envelope_from: transaction.envelopeFrom,
+    deliveries: transaction.deliveries,
+  };
+}
+
+/**
+ * The accept ledger's reconciler: every transaction answered 250 whose row is still open after
+ * the grace period gets its parse job again (JobQueue.requeue: nothing if it is only waiting,
+ * a fresh job if it was lost with Redis, never enqueued, or failed for good). The parse is
+ * idempotent, so a requeue of a job that was merely slow stores nothing twice. Returns how
+ * many transactions it queued.
+ */
+export function reconcileJob(deps: ParserDeps) {
+  return async (): Promise<number> => {
+    let requeued = 0;
+    for (let claimed = BATCH; claimed === BATCH; ) {
+      const transactions = await claimStaleTransactions(deps.db, deps.config.reconcileGraceSeconds, BATCH);
+      claimed = transactions.length;
+      for (const transaction of transactions) await deps.queue.requeue("parse-message", parseJobOf(transaction), transaction.id);
+      requeued += claimed;
+    }
+    if (requeued > 0) deps.logger.warn({ transactions: requeued }, "reconciler queued the parse jobs of accepted transactions still open after the grace period");
+    return requeued;
+  };
+}

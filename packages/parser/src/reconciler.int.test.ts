@@ -1,0 +1,112 @@
+import { once } from "node:events";
+import { blobKeys } from "@mailstop/blob-store";
+import { newId, newTransactionId } from "@mailstop/core";
+import { ledgerState, recordAcceptedTransactions } from "@mailstop/db";
+import { createRedis } from "@mailstop/messaging";
+import { createLogger } from "@mailstop/logging";
+import {
+  type TestS3,
+  type TestServer,
+  eventually,
+  insertMessageRows,
+  runRedisUrl,
+  sendOneRaw,
+  startTestS3,
+  startTestServer,
+  uniqueRedisPrefix,
+  uniqueTag,
+} from "@mailstop/testkit";
+import type { ParserDeps } from "./deps";
+import { sweepOrphansJob } from "./sweep-orphans.job";
+
+const DAY_MS = 86_400_000;
+
+describe("the accept ledger's reconciler", () => {
+  let s3: TestS3;
+  const servers: TestServer[] = [];
+  afterAll(async () => {
+    for (const server of servers.reverse()) await server.stop();
+    await s3?.stop();
+  });
+
+  it("parses a transaction answered 250 whose parse job was deleted from Redis before any parser ran", async () => {
+    s3 = await startTestS3();
+    const prefix = uniqueRedisPrefix();
+    const start = async (target: "api" | "smtp-edge" | "parser") => {
+      const server = await startTestServer({ target, s3, env: { MAILSTOP_REDIS_PREFIX: prefix, MAILSTOP_RECONCILE_GRACE_S: "1" } });
+      servers.push(server);
+      return server;
+    };
+    // The fleet with its parser down (a deployment restarting): the job waits in Redis.
+    const api = await start("api");
+    const edge = await start("smtp-edge");
+    const project = await api.bootstrap();
+    const { data: inbox } = await project.client.POST("/v1/inboxes", { body: { tag: uniqueTag("reconcile") } });
+    const subject = `Lost job ${newId("message")}`;
+    const reply = await sendOneRaw(edge.smtp!.receiving, inbox!.address, subject);
+    expect(reply.code).toBe(250);
+    const transaction = /as ([0-9a-z]{26})$/.exec(reply.text)![1]!;
+
+    // Redis loses everything of this installation (a restart without persistence, a FLUSHALL).
+    const connection = createRedis(runRedisUrl(), "command", createLogger({ level: "silent" }));
+    if (connection.status !== "ready") await once(connection, "ready");
+    try {
+      expect(await connection.exists(`${prefix}:ingest:${transaction}`)).toBe(1);
+      const keys = await connection.keys(`${prefix}:*`);
+      if (keys.length > 0) await connection.del(...keys);
+      expect(await connection.exists(`${prefix}:ingest:${transaction}`)).toBe(0);
+    } finally {
+      connection.disconnect();
+    }
+    expect(await ledgerState(api.db, transaction)).toEqual({ state: "open", requeues: 0 });
+
+    await start("parser");
+    await eventually(async () => ((await ledgerState(api.db, transaction))?.state === "done" ? true : null), { timeoutMs: 30_000, what: "the reconciled transaction done" });
+    const rows = await api.db.selectFrom("messages").select("subject").where("inbox_id", "=", inbox!.id).execute();
+    expect(rows).toEqual([{ subject }]);
+    expect((await ledgerState(api.db, transaction))!.requeues).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe("the orphan sweep", () => {
+  let server: TestServer;
+  let deps: ParserDeps;
+  beforeAll(async () => {
+    server = await startTestServer({ mail: true });
+    const { context } = server.running;
+    deps = { db: server.db, blobs: context.blobs!, queue: context.messaging!.queue, bus: context.messaging!.bus, config: server.config, logger: context.logger };
+  });
+  afterAll(() => server.stop());
+
+  it("deletes the folder of a day-old transaction nothing knows, and keeps those a ledger row or a message knows, and young ones", async () => {
+    const project = await server.bootstrap();
+    const old = Date.now() - 2 * DAY_MS;
+    const put = async (transaction: string) => {
+      await deps.blobs.put(blobKeys.raw(project.projectId, transaction), Buffer.from("raw"));
+      await deps.blobs.put(blobKeys.attachment(project.projectId, transaction, 0), Buffer.from("attachment"));
+      return transaction;
+    };
+    const orphan = await put(newTransactionId(old));
+    const young = await put(newTransactionId());
+    const open = await put(newTransactionId(old));
+    const stored = await put(newTransactionId(old));
+    const doneLongAgo = await put(newTransactionId(old));
+    const ledgerRow = (id: string) => ({ id, kind: "received" as const, size: 3, envelopeFrom: null, acceptedAt: new Date(old), deliveries: [] });
+    await recordAcceptedTransactions(server.db, [ledgerRow(open), ledgerRow(doneLongAgo)]);
+    // Done two days ago, its copies all skipped (their inboxes deleted before the parse): nothing reads it.
+    await server.db.updateTable("accepted_transactions").set({ state: "done", done_at: new Date(old) }).where("id", "=", doneLongAgo).execute();
+    const { data: inbox } = await project.client.POST("/v1/inboxes", { body: { tag: uniqueTag("sweep") } });
+    const [message] = await insertMessageRows(server.db, inbox!, project.projectId, 1);
+    await server.db.updateTable("messages").set({ raw_key: blobKeys.raw(project.projectId, stored) }).where("id", "=", message!).execute();
+
+    expect(await sweepOrphansJob(deps)()).toBeGreaterThanOrEqual(2);
+    const exists = async (transaction: string) => (await deps.blobs.stat(blobKeys.raw(project.projectId, transaction))) !== null;
+    expect(await exists(orphan)).toBe(false);
+    expect(await deps.blobs.stat(blobKeys.attachment(project.projectId, orphan, 0))).toBeNull();
+    expect(await exists(doneLongAgo)).toBe(false);
+    expect(await ledgerState(server.db, doneLongAgo)).toBeNull();
+    expect(await exists(young)).toBe(true);
+    expect(await exists(open)).toBe(true);
+    expect(await exists(stored)).toBe(true);
+  });
+});

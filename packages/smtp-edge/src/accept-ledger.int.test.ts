@@ -1,0 +1,68 @@
+import { newId } from "@mailstop/core";
+import { ledgerState } from "@mailstop/db";
+import { type TestProject, type TestServer, eventually, itWithEngines, sendOneRaw, startTcpProxy, startTestS3, startTestServer, uniqueTag } from "@mailstop/testkit";
+
+const send = (port: number, to: string, subject: string, replyWithinMs?: number) =>
+  sendOneRaw(port, to, subject, { messageId: `${newId("message")}@x.test`, ...(replyWithinMs === undefined ? {} : { replyWithinMs }) });
+
+const transactionOf = (text: string) => /as ([0-9a-z]{26})$/.exec(text)?.[1] ?? null;
+
+async function createInbox(project: TestProject) {
+  const { data, error } = await project.client.POST("/v1/inboxes", { body: { tag: uniqueTag("ledger") } });
+  if (error || !data) throw new Error(JSON.stringify(error));
+  return data;
+}
+
+describe("the accept ledger", () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ mail: true });
+  });
+  afterAll(() => server.stop());
+
+  it("holds a row for every transaction by the time it is answered 250, and the parse closes it with its messages", async () => {
+    const project = await server.bootstrap();
+    const inbox = await createInbox(project);
+    const subject = `Ledger ${newId("message")}`;
+    const reply = await send(server.smtp!.receiving, inbox.address, subject);
+    expect(reply.code).toBe(250);
+    const transaction = transactionOf(reply.text);
+    expect(transaction).not.toBeNull();
+    // Read right after the 250: the row was committed before it.
+    expect(await ledgerState(server.db, transaction!)).toEqual({ state: expect.stringMatching(/^(open|done)$/), requeues: 0 });
+    await eventually(async () => ((await ledgerState(server.db, transaction!))?.state === "done" ? true : null), { what: "the ledger row done" });
+    const rows = await server.db.selectFrom("messages").select("subject").where("inbox_id", "=", inbox.id).execute();
+    expect(rows).toEqual([{ subject }]);
+  });
+});
+
+describe("a frozen object store", () => {
+  itWithEngines(
+    "gets 451 within the store deadline, not a DATA left unanswered by the clean-up of the refused put",
+    "the object store is an s3rver behind a proxy the test freezes",
+    async () => {
+      const s3 = await startTestS3();
+      const proxy = await startTcpProxy(s3.port);
+      const endpoint = `http://127.0.0.1:${proxy.port}`;
+      const server = await startTestServer({ mail: true, s3: { ...s3, endpoint, env: { ...s3.env, S3_ENDPOINT: endpoint } } });
+      try {
+        const project = await server.bootstrap();
+        const inbox = await createInbox(project);
+        proxy.freeze();
+        const started = Date.now();
+        // The store deadline is 10 s; the reply must come well before the dialogue's own 30 s.
+        const reply = await send(server.smtp!.receiving, inbox.address, `Frozen ${newId("message")}`, 30_000);
+        expect(reply).toEqual({ code: 451, text: expect.stringMatching(/^4\.3\.0 /) });
+        expect(Date.now() - started).toBeLessThan(25_000);
+        expect(await server.db.selectFrom("messages").select("id").where("inbox_id", "=", inbox.id).execute()).toEqual([]);
+      } finally {
+        // Not thawed: the held put would land while s3.stop() removes its directory (s3rver
+        // then fails in this process with ENOENT). Closing the proxy drops it unsent.
+        await proxy.close();
+        await server.stop();
+        await s3.stop();
+      }
+    },
+    60_000,
+  );
+});
