@@ -1,6 +1,6 @@
 export { createDatabase, ensureDatabaseExists, inTransaction, isReachable, migrateToLatest, withTransactionLock, type Db, type DatabaseOptions } from "./database";
 export { createEmbeddedDatabase } from "./embedded-database";
-export { isUniqueViolation } from "./errors";
+export { isDatabaseUnreachable, isUniqueViolation, sqlState } from "./errors";
 export { GroupCommit, type GroupCommitOptions } from "./group-commit";
 export type { Database, Labels, MessageAddress, MessageLink, MessageParts } from "./tables";
 export * from "./repositories/tenancy.repository";

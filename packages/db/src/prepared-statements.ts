@@ -52,6 +52,15 @@ export function preparedStatementName(sql: string): string | undefined {
  * kysely's driver calls `query(text, values)`, which is where the name is put in.
  */
 export class PreparingClient extends pg.Client {
+  constructor(config?: string | pg.ClientConfig) {
+    super(config);
+    // A checked-out client whose connection breaks (pg_terminate_backend, a restart, a
+    // failover) emits 'error'; the pool listens only while the client is idle, and kysely
+    // never does, so without this the process would crash. The query in flight rejects with
+    // the same error, and the pool discards the broken client when it is released.
+    this.on("error", () => undefined);
+  }
+
   // One signature standing for node-postgres's overloads (hence `any`, their common result):
   // every call but a registered (text, values) is forwarded as it came.
   override query(...args: unknown[]): any {

@@ -1,5 +1,6 @@
 import type { NextFunction, Request, Response } from "express";
 import { MailstopError, asMailstopError, toEnvelope } from "@mailstop/core";
+import { isDatabaseUnreachable } from "@mailstop/db";
 import type { Logger } from "@mailstop/logging";
 import { requestIdOf } from "./request-id";
 
@@ -16,10 +17,19 @@ function fromBodyParser(error: unknown): MailstopError | null {
   return null;
 }
 
+/**
+ * The database could not be reached or dropped the connection: a 503 the client may retry
+ * (the closed code set's retryable `internal`, as for a server not ready), not a 500.
+ */
+function fromDatabase(error: unknown): MailstopError | null {
+  if (!isDatabaseUnreachable(error)) return null;
+  return new MailstopError("internal", "The database is unavailable; retry shortly.", { status: 503, retryAfterSeconds: 1, cause: error });
+}
+
 /** Writes the error envelope of DECISIONS.md; the only place an error becomes a response. */
 export function errorMiddleware(logger: Logger) {
   return (thrown: unknown, req: Request, res: Response, _next: NextFunction): void => {
-    const error = fromBodyParser(thrown) ?? asMailstopError(thrown);
+    const error = fromBodyParser(thrown) ?? fromDatabase(thrown) ?? asMailstopError(thrown);
     if (error.planned) {
       logger.info({ code: error.code, reason: error.reason, request_id: requestIdOf(res), method: req.method, path: req.path }, "request ended by the server");
     } else if (error.code === "internal" || error.status >= 500) {

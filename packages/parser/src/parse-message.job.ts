@@ -8,8 +8,10 @@ import {
   type StoreMessageInput,
   type StoredCopy,
   ensureInbox,
+  isDatabaseUnreachable,
   markTransactionsDone,
   revealMessage,
+  sqlState,
   storeMessageBatch,
 } from "@mailstop/db";
 import { type Delivery, JOB_OPTIONS, type ParseMessageJob, PermanentJobError, type PublishArrivalJob } from "@mailstop/messaging";
@@ -60,20 +62,13 @@ function parseLimits(deps: ParserDeps): ParseLimits {
  * database's; so is a Node system error (ECONNREFUSED…).
  */
 function isEngineFailure(error: unknown): boolean {
-  if (error instanceof MailstopError || error instanceof PermanentJobError) return true;
-  const code = sqlState(error);
-  if (code !== null) return /^(08|40|53|55|57|58|XX)/.test(code);
-  return error !== null && typeof error === "object" && ("errno" in error || "syscall" in error);
+  if (error instanceof MailstopError || error instanceof PermanentJobError || isDatabaseUnreachable(error)) return true;
+  return /^(08|40|53|55|57|58|XX)/.test(sqlState(error) ?? "");
 }
 
 /** PostgreSQL refused the values themselves (data exception, program limit): the same content fails every time. */
 function isRefusedContent(error: unknown): boolean {
   return /^(22|54)/.test(sqlState(error) ?? "");
-}
-
-function sqlState(error: unknown): string | null {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === "string" && /^[0-9A-Z]{5}$/.test(code) ? code : null;
 }
 
 /** Where a parse put its text, html and header block: the row up to INLINE_PART_MAX_BYTES, else the transaction's prefix. */

@@ -8,6 +8,10 @@ export interface TcpProxy {
   freeze(): void;
   /** Lets bytes pass again. */
   thaw(): void;
+  /** Cuts every connection, and every new one as soon as it opens, as with a server that went down. */
+  sever(): void;
+  /** Ends `sever`: new connections reach the server again. */
+  mend(): void;
   close(): Promise<void>;
 }
 
@@ -19,12 +23,17 @@ export interface TcpProxy {
 export async function startTcpProxy(targetPort: number): Promise<TcpProxy> {
   const sockets = new Set<Socket>();
   let frozen = false;
+  let severed = false;
   const track = (socket: Socket) => {
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));
     socket.on("error", () => socket.destroy());
   };
   const server: Server = createServer((client) => {
+    if (severed) {
+      client.destroy();
+      return;
+    }
     const upstream = createConnection({ host: "127.0.0.1", port: targetPort });
     track(client);
     track(upstream);
@@ -46,6 +55,13 @@ export async function startTcpProxy(targetPort: number): Promise<TcpProxy> {
     thaw() {
       frozen = false;
       for (const socket of sockets) socket.resume();
+    },
+    sever() {
+      severed = true;
+      for (const socket of sockets) socket.destroy();
+    },
+    mend() {
+      severed = false;
     },
     async close() {
       for (const socket of sockets) socket.destroy();
