@@ -86,6 +86,13 @@ describe("request validation derived from the OpenAPI document", () => {
       }
     });
 
+    it("refuses a limit that is no finite decimal number, which JavaScript's Number() would read", () => {
+      for (const limit of ["Infinity", "-Infinity", "1e400", "0x10", "0b11", " 5", ""]) {
+        expect(issues("listInboxes", { query: { limit } })).toEqual([{ in: "query", path: "/limit", message: "must be a finite decimal number" }]);
+      }
+      expect(validate("listInboxes", { query: { limit: "1e2" } }).query.limit).toBe(100);
+    });
+
     it("ignores query parameters the route does not declare", () => {
       expect(validate("listInboxes", { query: { _: "cache-buster" } }).query._).toBe("cache-buster");
     });

@@ -134,6 +134,7 @@ function compileValidators(doc: OpenApiDocument): Map<string, OperationValidator
     const parameters = operationParameters(prepared, spec);
     const queryParams = parameters.filter((p) => p.in === "query");
     const arrayParams = new Set(queryParams.filter((p) => resolveRef(prepared, p.schema)?.type === "array").map((p) => p.name));
+    const numericParams = new Set(queryParams.filter((p) => ["integer", "number"].includes(resolveRef(prepared, p.schema)?.type)).map((p) => p.name));
     const querySchema = compileParams(paramAjv, queryParams);
     const pathSchema = compileParams(
       paramAjv,
@@ -154,7 +155,9 @@ function compileValidators(doc: OpenApiDocument): Map<string, OperationValidator
         if (pathSchema && !pathSchema(params)) issues.push(...issuesOf(pathSchema.errors, "path"));
 
         const query = normaliseQuery(request.query, arrayParams);
-        if (querySchema && !querySchema(query)) issues.push(...issuesOf(querySchema.errors, "query"));
+        const notNumbers = notDecimalNumbers(query, numericParams);
+        issues.push(...notNumbers);
+        if (querySchema && !querySchema(query)) issues.push(...issuesOf(querySchema.errors, "query").filter((issue) => !notNumbers.some((bad) => bad.path === issue.path)));
 
         let body = request.body;
         if (bodySchema) {
@@ -223,4 +226,22 @@ function normaliseQuery(query: Record<string, unknown>, arrayParams: ReadonlySet
     copy[name] = values.flatMap((v) => (typeof v === "string" ? v.split(",").filter((s) => s !== "") : [v]));
   }
   return copy;
+}
+
+/** A number written in decimal: digits, an optional fraction and exponent. */
+const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+
+/**
+ * Numeric query values that are no finite decimal number. Ajv's coercion takes whatever
+ * JavaScript's Number() does, so `Infinity`, `1e400` and `0x10` would pass as integers, and
+ * Infinity even past `maximum`, reaching the database as a bigint it refuses.
+ */
+function notDecimalNumbers(query: Record<string, unknown>, numericParams: ReadonlySet<string>): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  for (const name of numericParams) {
+    const value = query[name];
+    if (typeof value !== "string") continue;
+    if (!DECIMAL.test(value) || !Number.isFinite(Number(value))) issues.push({ in: "query", path: `/${escapePointer(name)}`, message: "must be a finite decimal number" });
+  }
+  return issues;
 }

@@ -747,7 +747,7 @@ export interface components {
         LinkKind: "verify" | "sign_in" | "unsubscribe" | "reset_password" | "other";
         /** @enum {string} */
         BodyFormat: "text" | "html" | "raw" | "headers";
-        /** @description String keys (up to 64 characters) to string values (up to 256 characters). */
+        /** @description String keys (up to 64 characters) to string values (up to 256 characters), at most 50 of them. */
         Labels: {
             [key: string]: string;
         };

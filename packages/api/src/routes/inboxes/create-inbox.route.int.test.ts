@@ -95,6 +95,25 @@ describe("POST /v1/inboxes", () => {
       expectError(await create({ tag: "x", labels: { k: "v".repeat(257) } }), { status: 400, code: "invalid_request", retryable: false });
     });
 
+    it("refuses more than 50 labels", async () => {
+      const labels = (count: number) => Object.fromEntries(Array.from({ length: count }, (_, i) => [`k${i}`, "v"]));
+      expect((await create({ tag: "labels.fifty", labels: labels(50) })).status).toBe(201);
+      const error = expectError(await create({ tag: "labels.many", labels: labels(51) }), { status: 400, code: "invalid_request", retryable: false });
+      expect(error.details?.errors[0].path).toBe("/labels");
+    });
+
+    it("refuses a tag that makes the address's local part longer than SMTP's 64 octets, and accepts one of exactly 64", async () => {
+      // <project key>.<tag>: the key and its dot come first.
+      const room = 64 - project.projectKey.length - 1;
+      const fits = await create({ tag: "t".repeat(room) });
+      expect(fits.status).toBe(201);
+      expect(fits.json.address.split("@")[0]).toHaveLength(64);
+      for (const tag of ["t".repeat(room + 1), "t".repeat(10_000)]) {
+        const error = expectError(await create({ tag }), { status: 400, code: "invalid_request", retryable: false });
+        expect(error.details?.errors).toEqual([{ in: "body", path: "/tag", message: expect.stringContaining("at most 64") }]);
+      }
+    });
+
     it("creates nothing when refused", async () => {
       await create({ tag: "refused one" });
       const { data } = await project.client.GET("/v1/inboxes", { params: { query: { tag_prefix: "refused" } } });

@@ -20,6 +20,7 @@ export const createInboxRoute = ({ db, config }: ApiDeps) =>
       domain,
       labels: body.labels ?? {},
       retentionSeconds: body.retention_seconds,
+      localPartFrom: "/tag",
     });
     return { status: 201, body: toInboxView(inbox) };
   });

@@ -131,6 +131,15 @@ describe("POST /v1/inboxes/for-run", () => {
       expect(error.details?.errors[0].path).toBe("/run_id");
     });
 
+    it("refuses a run_id that makes the address's local part longer than SMTP's 64 octets, and creates nothing", async () => {
+      // <project key>.run.<run id>
+      const runId = "r".repeat(64 - project.projectKey.length - "..run".length + 1);
+      const error = expectError(await forRun({ run_id: runId }), BAD_REQUEST);
+      expect(error.details?.errors).toEqual([{ in: "body", path: "/run_id", message: expect.stringContaining("at most 64") }]);
+      expect(await inboxRowsAt(`${project.projectKey}.run.${runId}@mailstop.test`)).toEqual([]);
+      expect((await forRun({ run_id: runId.slice(1) })).status).toBe(200);
+    });
+
     it("refuses a missing run_id", async () => {
       const error = expectError(await forRun({}), BAD_REQUEST);
       expect(error.details?.errors).toEqual([{ in: "body", path: "/run_id", message: "is required" }]);

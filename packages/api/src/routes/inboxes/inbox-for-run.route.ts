@@ -15,6 +15,7 @@ export const inboxForRunRoute = ({ db, config }: ApiDeps) =>
       domain,
       labels: { ...body.labels, run_id: body.run_id },
       retentionSeconds: body.retention_seconds,
+      localPartFrom: "/run_id",
     });
     return { status: 200, body: toInboxView(inbox) };
   });
