@@ -220,7 +220,8 @@ describeWithEngines("concurrency across waiter instances", "two processes share 
           const response = await waitOn(second, limited.apiKey, { ...long, timeout_ms: 10 });
           return response.status === 429 ? response : null;
         },
-        { what: "a refusal once two waits are held" },
+        // Generous: on a loaded machine two waits through two instances took over 10 s to be held (CI-like run).
+        { what: "a refusal once two waits are held", timeoutMs: 30_000 },
       );
       expect(refused.headers.get("retry-after")).toBe("1");
       expect(await refused.json()).toEqual({
@@ -233,7 +234,7 @@ describeWithEngines("concurrency across waiter instances", "two processes share 
           const response = await waitOn(server, limited.apiKey, { ...long, timeout_ms: 10 });
           return response.status === 200 ? response : null;
         },
-        { what: "a slot freed by the client that left" },
+        { what: "a slot freed by the client that left", timeoutMs: 30_000 },
       );
       expect(((await admitted.json()) as { status: string }).status).toBe("timeout");
     } finally {
