@@ -1,0 +1,46 @@
+import { once } from "node:events";
+import { createLogger } from "@mailstop/logging";
+import { createRedis } from "@mailstop/messaging";
+import { type TestRedis, type TestServer, describeWithEngines, rawRequest, startTestRedis, startTestServer, uniqueTag } from "@mailstop/testkit";
+
+// A wait takes a concurrency slot, then subscribes to its inbox's arrivals. When the subscribe
+// fails, the slot must go back: a slot kept would be renewed for as long as the waiter runs,
+// and the project would hold one wait fewer across the fleet.
+
+describeWithEngines("a wait whose subscribe fails", "it needs a Redis of its own whose ACL refuses pub/sub", () => {
+  let redis: TestRedis;
+  let server: TestServer;
+
+  beforeAll(async () => {
+    redis = await startTestRedis();
+    const admin = createRedis(redis.url, "command", createLogger({ level: "silent" }));
+    await once(admin, "ready");
+    // Every command on every key, but no channel: SUBSCRIBE answers NOPERM, the slots' scripts run.
+    await admin.call("ACL", "SETUSER", "nochannels", "on", ">secret", "~*", "resetchannels", "+@all");
+    admin.disconnect();
+    const url = new URL(redis.url);
+    url.username = "nochannels";
+    url.password = "secret";
+    server = await startTestServer({ mail: true, env: { REDIS_URL: url.toString() } });
+  });
+  afterAll(async () => {
+    await server.stop();
+    await redis.kill();
+  });
+
+  it("gives its concurrency slot back, so the next wait is not refused with concurrency_limit", async () => {
+    const project = await server.bootstrap();
+    await server.admin.PATCH("/admin/v1/projects/{id}", { params: { path: { id: project.projectId } }, body: { limits: { max_concurrent_waits: 1 } } });
+    const { data: inbox } = await project.client.POST("/v1/inboxes", { body: { tag: uniqueTag("slots") } });
+    const wait = () =>
+      rawRequest(server.url, "POST", "/v1/messages/wait", {
+        headers: { authorization: `Bearer ${project.apiKey}`, "content-type": "application/json" },
+        body: JSON.stringify({ inbox: inbox!.id, timeout_ms: 1000 }),
+      });
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const answer = await wait();
+      // The subscribe's failure, each time: with the one slot kept, the second would be a 429.
+      expect({ status: answer.status, code: answer.json?.error?.code }).toEqual({ status: 500, code: "internal" });
+    }
+  });
+});
