@@ -86,7 +86,7 @@ describe("what is not a code", () => {
     ["a house number", "1600 Amphitheatre Parkway, Mountain View"],
     ["a suite number", "500 Market Street, Suite 1200"],
     ["a PO box", "PO Box 4821"],
-    ["a hyphenated identifier", "Ticket TKT-48213, build ORD-2026-1182, token K7Q2-XZ9P, arch X86_64"],
+    ["a hyphenated identifier in running text", "Ticket TKT-48213, build ORD-2026-1182, token K7Q2-XZ9P, arch X86_64"],
     ["a version number", "Version 10.4.2.1 and IP 192.168.0.10"],
     ["a number inside a URL", "Open https://acme.test/v/482913/K7Q2XZ?id=ABC123DEF"],
     ["a number inside a bare link", "Open www.acme.test/482913 or acme.test/v/551234"],
@@ -141,6 +141,68 @@ describe("years and split codes introduced by a keyword", () => {
 
   it("does not join unequal groups", () => {
     expect(body("Your code: 1234 56")).toEqual(["1234"]);
+  });
+});
+
+describe("hyphen-split letter codes (issue 13)", () => {
+  it.each([
+    ["alone on a line", "Go to tv.example/activate and enter:\n\nWDJB-MJHT\n\nIt expires at 10:56.", "WDJB-MJHT"],
+    ["alone on a line between spaces and emphasis", "Your login code:\n  **X7K-2PQ-9ZR**  \nThanks", "X7K-2PQ-9ZR"],
+    ["alone in the whole text", "BCDF-GHJK", "BCDF-GHJK"],
+    ["right after a code word", "Your code is BCDF-GHJK", "BCDF-GHJK"],
+    ["after a code word in the same sentence", "Enter the following code when prompted on your TV: BCDF-GHJK", "BCDF-GHJK"],
+    ["after OTP", "OTP: K7Q2-XZ9P", "K7Q2-XZ9P"],
+    ["in three groups of mixed letters and digits", "Verification code X7K-2PQ-9ZR, valid 10 minutes", "X7K-2PQ-9ZR"],
+    ["of 12 characters without the hyphens", "Recovery code:\nAB7C-DE8F-GH9J", "AB7C-DE8F-GH9J"],
+  ])("takes one %s, hyphens kept", (_, text, code) => {
+    expect(body(text)).toEqual([code]);
+  });
+
+  it("takes one in the subject after a code word", () => {
+    expect(findCodes("Your Streamline device code: BCDF-GHJK", "Enter it on your TV.")).toEqual(["BCDF-GHJK"]);
+  });
+
+  it.each([
+    ["a hyphenated identifier in running text", "Ticket TKT-48213, build ORD-2026-1182, token K7Q2-XZ9P, arch X86_64"],
+    ["a group without a letter", "Your code:\nORD-2026-1182\nG-482913\nEU-WEST-1\nCOVID-19"],
+    ["an encoding name alone on a line", "charset:\nISO-8859-1\nUTF-16LE"],
+    ["fewer than 6 characters", "Your code: AB-CD"],
+    ["more than 12 characters", "Your code: ABCD-EFGH-JKLM-N"],
+    ["lower-case letters", "Your code: bcdf-ghjk\nBcdf-Ghjk"],
+    ["a double hyphen", "Your code: BCDF--GHJK"],
+    ["a code word in another sentence", "Enter the code on your TV. Model OLED-SEVEN ready"],
+    ["a code word too far before", "Your code " + "is valid for a short while on every device " + "BCDF-GHJK today"],
+    ["a code word whose code came first", "Your code: 482913 and then BCDF-GHJK here"],
+    ["a labelled reference", "Order: ABCD-EF12\nBooking reference: X7K2-QP9Z"],
+  ])("does not take %s", (_, text) => {
+    expect(body(text).filter((c) => c.includes("-"))).toEqual([]);
+  });
+
+  it("orders a hyphen-split code with the other codes", () => {
+    expect(body("Backup 551234.\nYour code is BCDF-GHJK")).toEqual(["BCDF-GHJK", "551234"]);
+  });
+});
+
+describe("traps of real mail (issue 13)", () => {
+  it.each([
+    ["a card brand and its last four digits", "Payment method: Visa – 4242, MASTERCARD-4444, Amex ending 0005, Discover: 1117"],
+    ["the version of a user agent's product token", "user agent: Mozilla/5.0 (X11; Linux x86_64; rv:132.0) Gecko/20100101 Firefox/132.0"],
+    ["a tracking number", "Tracking number: 1Z999AA10123456784"],
+    ["a receipt number", "Receipt #2918-4471"],
+    ["an invoice number with a hyphen", "Invoice number: 8A3F2C1D-0001"],
+    ["a Unix timestamp or signature in a URL", "https://larder.example/email/verify/4821/0b7f?expires=1795350467&signature=6c1d"],
+    ["a year in a product name", "Harbor Freight 2026"],
+    ["an IPv6 address", "from 2001:db8:85a3::8a2e:370:7334"],
+    ["a timestamp with fractions of a second", "created: 2026-11-22 10:41:07.482913+00:00"],
+    ["an 18-digit id in a URL", "https://acme.zitadel.cloud/ui/login/user/init?userID=291850473621845123&code=QW7ZK2"],
+    ["a project id with digits", "Verify your email for sprout-prod-8812"],
+    ["an unsubscribe footer", "Unsubscribe: https://larder.example/notifications/unsubscribe/4821 · 10115 Berlin"],
+  ])("never reads %s as a code", (_, text) => {
+    expect(body(text)).toEqual([]);
+  });
+
+  it("still finds a code next to a card number and a user agent", () => {
+    expect(body("Your code is 482913.\nPaid with Visa – 4242 from Gecko/20100101")).toEqual(["482913"]);
   });
 });
 
@@ -208,6 +270,13 @@ describe("cost", () => {
     ["a label with endless fillers", "order" + ":".repeat(200_000)],
     ["a phone prefix with endless digits", "+1" + " 1".repeat(100_000)],
     ["an address-like dot chain", "a.".repeat(100_000) + "@"],
+    ["a long hyphen chain of upper-case groups", "AB-".repeat(66_000) + "CD"],
+    ["hyphen-split codes alone on their lines", "BCDF-GHJK\n".repeat(20_000)],
+    ["hyphen-split codes on one long line", "BCDF-GHJK ".repeat(20_000)],
+    ["star-padded hyphen codes", ("*".repeat(50) + "BCDF-GHJK").repeat(4_000)],
+    ["code words before hyphen chains", "code ABCD-EFGH ".repeat(13_000)],
+    ["a card brand with endless separators", "visa " + "-".repeat(200_000)],
+    ["product tokens without end", "Gecko/1.".repeat(25_000)],
   ])("reads %s in linear time", (_, text) => {
     const started = performance.now();
     findCodes(text.slice(0, 1000), text);

@@ -10,6 +10,9 @@ const AFTER_WINDOW = 30;
 const SENTENCE_END = /[.!?。\n]/;
 /** A year, or a spaced or hyphenated code, counts only when a keyword introduces it this closely. */
 const LIFT_WINDOW = 24;
+/** Spaces, tabs and markdown emphasis: what may stand beside a hyphen-split code alone on its line. */
+const LINE_PAD = new Set([" ", "\t", "*"]);
+const HYPHENS = /-/g;
 
 const INVISIBLE = /[\u00ad\u034f\u200b-\u200f\u2060\ufeff]/g;
 const NEWLINES = /\r\n?/g;
@@ -90,12 +93,16 @@ const NOT_CODES = new RegExp(
     String.raw`(?<![\d.,]|\d )\d+(?:[.,]\d+|(?: \d{3})(?!\d))* ?(?:[$€£¥₹₽₩円元]|(?:USD|EUR|GBP|JPY|RUB|BRL|CHF|CAD|AUD|INR|руб|р|euros?|dollars?|yen|reais)(?!\p{L}))`,
     // percentages and quantities with a unit
     String.raw`(?<![\d.,])\d+(?:[.,]\d+)? ?(?:%|(?:px|pt|em|kb|mb|gb|tb|kib|mib|gib|ms|km|kg|mm|cm|dpi|kbps|mbps|gbps|mhz|ghz|mah|points?|pts|miles?|mph)(?![\p{L}\p{N}]))`,
+    // "Gecko/20100101", "AppleWebKit/605.1.15": the version of a product token (user agents in security notices)
+    String.raw`(?<=\p{L}\/)\d+(?:\.\d+)*`,
     // "#12345", "№ 12345", "#FF0000": references and colours
     String.raw`[#№] ?[\p{L}\p{N}][\p{L}\p{N}_-]*`,
     // card numbers shown by their last digits
     String.raw`(?<![*•·∙●][ -]?)[*•·∙●]{3,}(?:[ -][*•·∙●]+)*[ -]?\d{4}(?!\d)`,
     String.raw`(?<![\p{L}\p{N}])[xX]{4}[ -]?\d{4}(?!\d)`,
     String.raw`(?<!\p{L})(?:ending|ends) (?:in|with) \d{2,4}(?!\d)`,
+    // "Visa – 4242", "Mastercard ending 4444", "AMEX-0005": a card brand before the last four digits (receipts)
+    String.raw`(?<![\p{L}\p{N}])(?:visa|mastercard|master card|amex|american express|discover|jcb|diners(?: club)?|unionpay|maestro|cartes? bancaires?)(?: card)?(?: ending)?[ \t]?[-–—:·•]?[ \t]?\d{4}(?!\d)`,
   ].join("|"),
   "giu",
 );
@@ -128,6 +135,8 @@ const LEXER = new RegExp(
 const DIGITS = /^\d+$/;
 const YEAR = /^(?:19|20)\d\d$/;
 const ALNUM_CODE = /^(?=[A-Z0-9]{6,12}$)(?=[A-Z]*\d)(?=\d*[A-Z])/;
+/** Upper-case groups, each with a letter, joined by single hyphens, 6 to 12 characters without them: `BCDF-GHJK`, `X7K-2PQ-9ZR`. */
+const HYPHEN_CODE = /^(?=(?:-?[A-Z0-9]){6,12}$)[0-9]*[A-Z][A-Z0-9]*(?:-[0-9]*[A-Z][A-Z0-9]*)+$/;
 /** Names of encodings, algorithms, curves, standards and the like: a known prefix, digits, at most two letters. */
 const TECHNICAL =
   /^(?:UTF|UCS|ISO|IEC|SHA|MD|AES|DES|RSA|DSA|ECDSA|ED|HMAC|CRC|CP|WIN|WINDOWS|KOI|BASE|HTTP|HTTPS|HTML|CSS|TLS|SSL|SMTP|IMAP|IPV|RFC|PKCS|ES|ECMA|FY|MPEG|MP|COVID|ARM|IOS|WCAG|PCI|SOC|GDPR|X|CURVE|SECP)\d+[A-Z]{0,2}$/;
@@ -155,6 +164,16 @@ function blank(match: string): string {
   return "\u0000".repeat(match.length);
 }
 
+/** Whether only spaces, tabs and `*` stand between `start`..`end` and the ends of its line. */
+function aloneOnLine(text: string, start: number, end: number): boolean {
+  let i = start - 1;
+  while (i >= 0 && LINE_PAD.has(text[i]!)) i--;
+  if (i >= 0 && text[i] !== "\n") return false;
+  let j = end;
+  while (j < text.length && LINE_PAD.has(text[j]!)) j++;
+  return j === text.length || text[j] === "\n";
+}
+
 /** Groups of equal size (between `min` and 4 digits) that add up to 6 to 8 digits. */
 function joinable(groups: string[], min: number): boolean {
   const size = groups[0]!.length;
@@ -176,6 +195,18 @@ export function codeOccurrences(input: string): CodeOccurrence[] {
     while (kp < keywords.length && keywords[kp]!.end <= start) kp++;
     const keyword = keywords[kp - 1];
     return keyword !== undefined && start - keyword.end <= LIFT_WINDOW && CONNECTOR.test(text.slice(keyword.end, start));
+  };
+  let fp = 0;
+  /**
+   * Whether a keyword ends at most BEFORE_WINDOW characters before `start`, in the same sentence,
+   * with no other candidate between them ("Enter the following code when prompted: BCDF-GHJK").
+   */
+  const follows = (start: number): boolean => {
+    while (fp < keywords.length && keywords[fp]!.end <= start) fp++;
+    const keyword = keywords[fp - 1];
+    if (keyword === undefined || start - keyword.end > BEFORE_WINDOW) return false;
+    const last = candidates[candidates.length - 1];
+    return (last === undefined || last.end <= keyword.start) && !SENTENCE_END.test(text.slice(keyword.end, start));
   };
   const digitRun = (value: string, start: number): void => {
     if (value.length < 4 || value.length > 8) return;
@@ -208,8 +239,15 @@ export function codeOccurrences(input: string): CodeOccurrence[] {
       }
     } else if (groups.postal !== undefined) {
       candidates.push({ value: groups.postal, start, end, soft: true });
+    } else if (groups.compound !== undefined) {
+      // A hyphen-split code, as written, when it stands alone on its line or follows a keyword;
+      // any other hyphenated identifier (ORD-2026-1182, TKT-48213, ISO-8859-1, UTF-16LE) is not a code.
+      const value = groups.compound;
+      if (HYPHEN_CODE.test(value) && !TECHNICAL.test(value.replace(HYPHENS, "")) && (aloneOnLine(text, start, end) || follows(start))) {
+        candidates.push({ value, start, end, soft: false });
+      }
     }
-    // zip, street, compound: never codes
+    // zip, street: never codes
   }
 
   // Adjacency: the nearest keyword before (not already followed by another candidate), or the

@@ -76,6 +76,8 @@ describe("link kinds", () => {
     ["Redefinir senha", "reset_password"],
     ["パスワードを再設定", "reset_password"],
     ["Сбросить пароль", "reset_password"],
+    ["Recover access to your account", "reset_password"],
+    ["Account recovery", "reset_password"],
   ])("reads %p as %s", (text, kind) => {
     expect(kindOf(text)).toBe(kind);
   });
@@ -89,6 +91,18 @@ describe("link kinds", () => {
     expect(kindOf("Confirm password reset")).toBe("reset_password");
     expect(kindOf("Log in and verify your email")).toBe("verify");
     expect(kindOf("Unsubscribe and reset your password")).toBe("unsubscribe");
+  });
+
+  it("lets a magic link outrank verify but not reset_password or unsubscribe (issue 13)", () => {
+    expect(kindOf("magic-link/verify")).toBe("sign_in");
+    expect(kindOf("Verify and sign in with your magic link")).toBe("sign_in");
+    expect(kindOf("Reset password or use a magic link")).toBe("reset_password");
+    expect(kindOf("Unsubscribe from magic link emails")).toBe("unsubscribe");
+  });
+
+  it("reads recover before verify and sign-in (issue 13)", () => {
+    expect(kindOf("Verify it's you to recover your account")).toBe("reset_password");
+    expect(kindOf("Log in to the recovery flow")).toBe("reset_password");
   });
 
   it("reads the anchor text before the URL", () => {
@@ -111,6 +125,11 @@ describe("link kinds", () => {
     ["https://a.test/orders/123/order-confirmation", "other"],
     ["https://a.test/signing/document/1", "other"],
     ["https://a.test/preset/blue", "other"],
+    ["https://auth.a.test/self-service/recovery?flow=1&token=x", "reset_password"],
+    ["https://a.test/__/auth/action?mode=recoverEmail&oobCode=x", "reset_password"],
+    ["https://auth.a.test/if/flow/default-recovery-flow/?flow_token=x", "reset_password"],
+    ["https://a.test/api/auth/magic-link/verify?token=x&callbackURL=%2F", "sign_in"],
+    ["https://a.test/auth/v1/verify?token=x&type=magiclink", "verify"],
   ])("reads the URL %s as %s", (url, kind) => {
     expect(linkKind(url, null)).toBe(kind);
   });

@@ -8,7 +8,7 @@ const HTTP_URL = /^https?:\/\/[A-Za-z0-9[]/i;
 const HREF_NOISE = /[\t\n\r]/g;
 const TRAILING = ".,;:!?*";
 
-/** Kind words, tried in precedence order: unsubscribe > reset_password > verify > sign_in. */
+/** Kind words, tried in precedence order: unsubscribe > reset_password > magic link (sign_in) > verify > sign_in. */
 const KIND_PATTERNS: ReadonlyArray<readonly [Exclude<LinkKind, "other">, RegExp]> = [
   [
     "unsubscribe",
@@ -16,8 +16,10 @@ const KIND_PATTERNS: ReadonlyArray<readonly [Exclude<LinkKind, "other">, RegExp]
   ],
   [
     "reset_password",
-    /(?<![a-z])reset|forgot|passwor[dt](?!less)|passwd|kennwort|mot de passe|r[ée]initialis|contrase[ñn]a|restablec|senha|redefin|пароль|сброс|パスワード|再設定/iu,
+    /(?<![a-z])reset|forgot|passwor[dt](?!less)|passwd|recover|kennwort|mot de passe|r[ée]initialis|contrase[ñn]a|restablec|senha|redefin|пароль|сброс|パスワード|再設定/iu,
   ],
+  // A magic link signs in even when its URL ends in a "verify" step (`/magic-link/verify?token=…`).
+  ["sign_in", /magic[-_ ]?link/i],
   [
     "verify",
     /verif|v[ée]rifi|(?<!(?:order|booking|reservation)[-_ ]?)confirm|activat|activer|activar|ativar|aktivier|bestätig|validat|valider|подтверд|активир|認証|(?<!(?:注文|予約|履歴|内容|詳細)[をの]?)確認/iu,
