@@ -129,6 +129,9 @@ export async function startMailstop(options: MailstopOptions): Promise<MailstopT
           MAILSTOP_HTTP_PORT: String(ports.http),
           ...(ports.smtp ? { MAILSTOP_SMTP_PORT: String(ports.smtp), MAILSTOP_CAPTURE_PORT: String(ports.capture) } : {}),
           MAILSTOP_HOST: "127.0.0.1",
+          // Outside `local`, STARTTLS is offered (a self-signed certificate), which the connect
+          // scenario's STARTTLS row measures; the plain rows ignore it.
+          MAILSTOP_ENVIRONMENT: "staging",
           BENCH_PROBE_PORT: String(ports.probe),
         },
       });

@@ -44,9 +44,12 @@ export const CONFIG_GROUPS = {
   },
   smtp: {
     MAILSTOP_SMTP_PORT: port({ default: 2525, desc: "Receiving edge (MX) listener." }),
-    MAILSTOP_CAPTURE_PORT: port({ default: 2587, desc: "Capture relay listener (AUTH required; STARTTLS offered)." }),
+    MAILSTOP_CAPTURE_PORT: port({ default: 2587, desc: "Capture relay listener (AUTH required; after STARTTLS where STARTTLS is offered, see MAILSTOP_TLS_CERT)." }),
     MAILSTOP_CAPTURE_PUBLIC_PORT: port({ default: undefined, desc: "Capture relay port given to clients with SMTP credentials, when a port mapping publishes it elsewhere (default MAILSTOP_CAPTURE_PORT; 587 in compose and Kubernetes)." }),
-    MAILSTOP_TLS_CERT: str({ default: undefined, desc: "PEM certificate file for STARTTLS (default: a self-signed certificate generated at start)." }),
+    MAILSTOP_TLS_CERT: str({
+      default: undefined,
+      desc: "PEM certificate file for STARTTLS. Unset: in `staging` and `production` a self-signed certificate generated at start; in `local` no STARTTLS on either port and AUTH in clear, so SMTP clients with default options work.",
+    }),
     MAILSTOP_TLS_KEY: str({ default: undefined, desc: "PEM private key file of MAILSTOP_TLS_CERT." }),
     MAILSTOP_MAX_MESSAGE_BYTES: positiveInt({ default: 26_214_400, desc: "SMTP SIZE limit in bytes." }),
     MAILSTOP_REAP_INTERVAL_S: positiveInt({ default: 60, desc: "Seconds between reaper runs (expired and deleted messages, and their stored objects)." }),

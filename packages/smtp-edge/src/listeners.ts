@@ -38,13 +38,13 @@ function replyWith(deps: SmtpEdgeDeps, fallback: () => SmtpReply) {
   };
 }
 
-function baseOptions(deps: SmtpEdgeDeps, tls: TlsCredentials, name: string, open: OpenTransactions): SMTPServerOptions {
+function baseOptions(deps: SmtpEdgeDeps, tls: TlsCredentials | null, name: string, open: OpenTransactions): SMTPServerOptions {
   return {
     name,
     banner: `${deps.config.brand} ESMTP`,
     size: deps.config.smtp.maxMessageBytes,
-    key: tls.key,
-    cert: tls.cert,
+    // Without credentials STARTTLS is neither offered nor accepted (see loadTlsCredentials).
+    ...(tls === null ? { disabledCommands: ["STARTTLS"] } : { key: tls.key, cert: tls.cert }),
     // A test inbox needs no sender verification, and a reverse lookup per connection costs a
     // DNS round trip before the greeting.
     disableReverseLookup: true,
@@ -77,11 +77,11 @@ function onDataFor(deps: SmtpEdgeDeps, kind: "received" | "captured", open: Open
 }
 
 /** The receiving edge (MX): existing inboxes only, `sim.*` behaviours, no AUTH. */
-export function createReceivingServer(deps: SmtpEdgeDeps, tls: TlsCredentials, open = new OpenTransactions()): SMTPServer {
+export function createReceivingServer(deps: SmtpEdgeDeps, tls: TlsCredentials | null, open = new OpenTransactions()): SMTPServer {
   const reply = replyWith(deps, REPLY.temporaryLocalError);
   return new PromptGreetingSMTPServer({
     ...baseOptions(deps, tls, deps.config.mxHost, open),
-    disabledCommands: ["AUTH"],
+    disabledCommands: tls === null ? ["AUTH", "STARTTLS"] : ["AUTH"],
     onRcptTo(address, session, callback) {
       reply(
         resolveReceivingRecipient(deps, address.address, envelopeFrom(session) ?? "").then((recipient) => remember(session, recipient)),
@@ -99,16 +99,16 @@ interface CaptureUser {
 }
 
 /** The capture relay: AUTH required, every recipient accepted and filed, nothing delivered. */
-export function createCaptureServer(deps: SmtpEdgeDeps, tls: TlsCredentials, open = new OpenTransactions()): SMTPServer {
+export function createCaptureServer(deps: SmtpEdgeDeps, tls: TlsCredentials | null, open = new OpenTransactions()): SMTPServer {
   const reply = replyWith(deps, REPLY.temporaryLocalError);
   const replyToAuth = replyWith(deps, REPLY.temporaryAuthFailure);
   return new PromptGreetingSMTPServer({
     ...baseOptions(deps, tls, deps.config.captureHost, open),
     authMethods: ["PLAIN", "LOGIN"],
     authOptional: false,
-    // Staging apps often talk to a relay on a private network without STARTTLS; the credential
-    // is still required, and STARTTLS stays offered.
-    allowInsecureAuth: true,
+    // Where STARTTLS is offered, the credential travels only after it; on a laptop (no
+    // certificate, `local`) there is nothing to upgrade to, and AUTH is accepted in clear.
+    allowInsecureAuth: tls === null,
     onAuth(auth, _session, callback) {
       replyToAuth(
         (async () => {

@@ -3,6 +3,7 @@ import { insertDomain } from "@mailstop/db";
 import {
   SmtpDialogue,
   type TestProject,
+  defaultSmtpTransport,
   type TestServer,
   eventually,
   smtpTransport,
@@ -161,16 +162,21 @@ describe("receiving edge", () => {
       expect((await storedCopy(inbox.id, subject)).envelope_to).toBe(inbox.address);
     });
 
-    it("offers STARTTLS and SIZE, and accepts mail over STARTTLS", async () => {
-      const { dialogue } = await SmtpDialogue.open(ports().receiving);
-      const ehlo = await dialogue.command("EHLO test.example");
-      dialogue.close();
-      expect(ehlo.text).toContain("STARTTLS");
-      expect(ehlo.text).toContain(`SIZE ${MAX_BYTES}`);
-      const inbox = await createInbox(uniqueTag("tls"));
-      const subject = `TLS ${newId("message")}`;
-      await smtpTransport(ports().receiving, { requireTLS: true }).sendMail({ from: "a@b.test", to: inbox.address, subject, text: "secure" });
+    it("offers SIZE and, in `local` without a certificate, no STARTTLS on either port: nodemailer with default options sends to both", async () => {
+      for (const port of [ports().receiving, ports().capture]) {
+        const { dialogue } = await SmtpDialogue.open(port);
+        const ehlo = await dialogue.command("EHLO test.example");
+        dialogue.close();
+        expect(ehlo.text).toContain(`SIZE ${MAX_BYTES}`);
+        expect(ehlo.text).not.toContain("STARTTLS");
+      }
+      const inbox = await createInbox(uniqueTag("plain"));
+      const subject = `Plain ${newId("message")}`;
+      await defaultSmtpTransport(ports().receiving).sendMail({ from: "a@b.test", to: inbox.address, subject, text: "plain" });
       await storedCopy(inbox.id, subject);
+      const captured = `Captured plain ${newId("message")}`;
+      await defaultSmtpTransport(ports().capture, { user: project.smtp.username, pass: project.smtp.password }).sendMail({ from: "a@b.test", to: "someone@app.example", subject: captured, text: "plain" });
+      await eventually(() => server.db.selectFrom("messages").select("id").where("subject", "=", captured).executeTakeFirst(), { what: "the captured copy" });
     });
   });
 
@@ -353,5 +359,40 @@ describe("capture relay", () => {
   it("stores the SMTP password only as its SHA-256 hash", async () => {
     const row = await server.db.selectFrom("smtp_credentials").selectAll().where("project_id", "=", project.projectId).executeTakeFirstOrThrow();
     expect(row.password_hash.equals(sha256(project.smtp.password))).toBe(true);
+  });
+});
+
+describe("outside `local` (or with a certificate)", () => {
+  let secured: TestServer;
+  let owner: TestProject;
+  beforeAll(async () => {
+    // No certificate configured: staging generates a self-signed one.
+    secured = await startTestServer({ mail: true, env: { MAILSTOP_ENVIRONMENT: "staging" } });
+    owner = await secured.bootstrap();
+  });
+  afterAll(() => secured.stop());
+
+  it("offers STARTTLS on both ports, and the capture relay takes a credential only after it", async () => {
+    for (const port of [secured.smtp!.receiving, secured.smtp!.capture]) {
+      const { dialogue } = await SmtpDialogue.open(port);
+      const ehlo = await dialogue.command("EHLO test.example");
+      if (port === secured.smtp!.capture) {
+        const auth = await dialogue.command(`AUTH PLAIN ${Buffer.from(`\0${owner.smtp.username}\0${owner.smtp.password}`).toString("base64")}`);
+        expect(auth.code).toBe(538);
+      }
+      dialogue.close();
+      expect(ehlo.text).toContain("STARTTLS");
+    }
+  });
+
+  it("accepts mail over STARTTLS on both ports", async () => {
+    const { data: inbox } = await owner.client.POST("/v1/inboxes", { body: { tag: uniqueTag("tls") } });
+    const subject = `TLS ${newId("message")}`;
+    await smtpTransport(secured.smtp!.receiving, { requireTLS: true }).sendMail({ from: "a@b.test", to: inbox!.address, subject, text: "secure" });
+    const captured = `TLS captured ${newId("message")}`;
+    await smtpTransport(secured.smtp!.capture, { requireTLS: true, auth: { user: owner.smtp.username, pass: owner.smtp.password } }).sendMail({ from: "a@b.test", to: "x@y.test", subject: captured, text: "secure" });
+    for (const expected of [subject, captured]) {
+      await eventually(() => secured.db.selectFrom("messages").select("id").where("subject", "=", expected).executeTakeFirst(), { what: `message ${expected}` });
+    }
   });
 });

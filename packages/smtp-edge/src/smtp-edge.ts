@@ -29,7 +29,7 @@ export function createSmtpEdge(deps: SmtpEdgeDeps, ports: { receiving: number; c
 
   return {
     async start() {
-      const tls = await loadTlsCredentials(deps.config.smtp.tls, [deps.config.mxHost, deps.config.captureHost]);
+      const tls = await loadTlsCredentials(deps.config.smtp.tls, deps.config.environment, [deps.config.mxHost, deps.config.captureHost]);
       servers = { receiving: createReceivingServer(deps, tls, open), capture: createCaptureServer(deps, tls, open) };
       for (const server of Object.values(servers)) server.on("error", (error) => deps.logger.error({ err: error }, "smtp listener error"));
       bound.receiving = await listen(servers.receiving, ports.receiving);

@@ -124,6 +124,15 @@ export function smtpTransport(
   });
 }
 
+/**
+ * A nodemailer transport as an application configures one: host, port and, for the capture
+ * relay, its credential; nothing else (nodemailer then upgrades whenever STARTTLS is offered
+ * and rejects a certificate it cannot verify).
+ */
+export function defaultSmtpTransport(port: number, auth?: { user: string; pass: string }) {
+  return nodemailer.createTransport({ host: "127.0.0.1", port, ...(auth === undefined ? {} : { auth }) });
+}
+
 /** Polls `probe` until it returns a value other than null/undefined, or fails after the deadline. */
 export async function eventually<T>(probe: () => Promise<T | null | undefined>, options: { timeoutMs?: number; what?: string } = {}): Promise<T> {
   const deadline = Date.now() + (options.timeoutMs ?? 10_000);
