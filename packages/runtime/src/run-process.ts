@@ -1,13 +1,29 @@
 import { ConfigError, loadProcessConfig } from "@mailstop/config";
-import { startTarget } from "./runner";
+import { watchPackageManagerParent } from "./parent-watch";
+import { type RunningTarget, startTarget } from "./runner";
 import type { Target } from "./targets";
 
 /**
- * Runs a target as this process: configuration from the environment, stop on SIGINT or
- * SIGTERM. A configuration or start-up failure prints one line per problem and exits 1.
+ * Runs a target as this process: configuration from the environment; a graceful stop on
+ * SIGINT, SIGTERM, or when the package manager that started it goes away (see
+ * watchPackageManagerParent), also when asked while it is still starting. A configuration or
+ * start-up failure prints one line per problem and exits 1.
  */
 export async function runProcess(target: Target): Promise<void> {
-  let running;
+  let running: RunningTarget | undefined;
+  let stopping: string | null = null;
+  const stopAndExit = (started: RunningTarget, why: string) => {
+    started.context.logger.info({ reason: why }, "mailstop stopping");
+    void started.stop().then(() => process.exit(0));
+  };
+  const stop = (why: string) => {
+    if (stopping !== null) return;
+    stopping = why;
+    if (running !== undefined) stopAndExit(running, why);
+  };
+  process.once("SIGINT", () => stop("SIGINT"));
+  process.once("SIGTERM", () => stop("SIGTERM"));
+  watchPackageManagerParent(() => stop("the package manager that started it exited"));
   try {
     running = await startTarget(target, { config: loadProcessConfig() });
   } catch (error) {
@@ -15,9 +31,5 @@ export async function runProcess(target: Target): Promise<void> {
     for (const line of lines) process.stderr.write(`${line}\n`);
     process.exit(1);
   }
-  const shutdown = () => {
-    void running.stop().then(() => process.exit(0));
-  };
-  process.once("SIGINT", shutdown);
-  process.once("SIGTERM", shutdown);
+  if (stopping !== null) stopAndExit(running, stopping);
 }
