@@ -20,6 +20,7 @@ export async function bootstrapFirstStart(db: Db, config: Config): Promise<Provi
     return provisionProject(trx, config, {
       projectKey: FIRST_START_PROJECT_KEY,
       ...(config.bootstrapApiKey === null ? {} : { fixedApiKey: config.bootstrapApiKey }),
+      ...(config.bootstrapSmtpPassword === null ? {} : { fixedSmtpPassword: config.bootstrapSmtpPassword }),
     });
   });
 }
@@ -27,12 +28,13 @@ export async function bootstrapFirstStart(db: Db, config: Config): Promise<Provi
 /** The text printed once to stdout: never through the logger, which must not see secrets. */
 export function describeFirstStart(project: ProvisionedProject, config: Config): string {
   const origin = config.bootstrapApiKey === null ? "generated now" : "taken from MAILSTOP_BOOTSTRAP_API_KEY";
+  const passwordOrigin = config.bootstrapSmtpPassword === null ? "generated now" : "taken from MAILSTOP_BOOTSTRAP_SMTP_PASSWORD";
   return [
     "",
     "mailstop: first start on an empty database; created project `local`.",
     "These credentials are shown once and stored only as SHA-256 hashes:",
     `  API key (${origin}): ${project.api_key}`,
-    `  SMTP capture relay:  ${project.smtp.host}:${project.smtp.port}  user ${project.smtp.username}  password ${project.smtp.password}`,
+    `  SMTP capture relay:  ${project.smtp.host}:${project.smtp.port}  user ${project.smtp.username}  password ${project.smtp.password}  (${passwordOrigin})`,
     `  Try: curl -H "Authorization: Bearer ${project.api_key}" ${config.http.publicUrl}/v1/auth/check`,
     "",
   ].join("\n");

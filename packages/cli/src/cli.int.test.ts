@@ -74,7 +74,7 @@ describe("mailstop CLI", () => {
       project_key: expect.stringMatching(/^[a-z0-9][a-z0-9-]{1,39}$/),
       api_key: expect.stringMatching(/^is_test_[A-Za-z0-9_-]{20,128}$/),
       api_key_id: expect.stringMatching(/^key_[0-9a-z]{26}$/),
-      smtp: { host: "capture.mailstop.test", port: 2587, username: expect.any(String), password: expect.any(String) },
+      smtp: { host: "127.0.0.1", port: 2587, username: expect.any(String), password: expect.any(String) },
     });
     const check = await rawRequest(server.url, "GET", "/v1/auth/check", { headers: { authorization: `Bearer ${data.api_key}` } });
     expect(check.status).toBe(200);

@@ -46,6 +46,23 @@ describe("loadConfig", () => {
     expect(loadConfig({ MAILSTOP_PUBLIC_URL: "https://api.example.com/" }).http.publicUrl).toBe("https://api.example.com");
   });
 
+  it("gives clients with SMTP credentials a capture host they can reach: MAILSTOP_CAPTURE_HOST, else the listener's address", () => {
+    expect(loadConfig({}).captureClientHost).toBe("127.0.0.1");
+    expect(loadConfig({ MAILSTOP_HOST: "0.0.0.0" }).captureClientHost).toBe("localhost");
+    expect(loadConfig({ MAILSTOP_HOST: "::" }).captureClientHost).toBe("localhost");
+    expect(loadConfig({ MAILSTOP_HOST: "0.0.0.0", MAILSTOP_CAPTURE_HOST: "relay.example.net" })).toMatchObject({ captureHost: "relay.example.net", captureClientHost: "relay.example.net" });
+  });
+
+  it("takes a fixed first-start SMTP password of 16 to 128 visible ASCII characters, never echoing a refused one", () => {
+    expect(loadConfig({}).bootstrapSmtpPassword).toBeNull();
+    expect(loadConfig({ MAILSTOP_BOOTSTRAP_SMTP_PASSWORD: "ci-relay-password-1" }).bootstrapSmtpPassword).toBe("ci-relay-password-1");
+    for (const bad of ["short-secret", "has a space in it ok", "x".repeat(129)]) {
+      const lines = errorLines({ MAILSTOP_BOOTSTRAP_SMTP_PASSWORD: bad });
+      expect(lines).toEqual([expect.stringContaining("MAILSTOP_BOOTSTRAP_SMTP_PASSWORD")]);
+      expect(lines[0]).not.toContain(bad);
+    }
+  });
+
   it("runs 32 parse jobs per parser process unless MAILSTOP_PARSER_CONCURRENCY says otherwise", () => {
     expect(loadConfig({}).parserConcurrency).toBe(32);
     expect(loadConfig({ MAILSTOP_PARSER_CONCURRENCY: "2" }).parserConcurrency).toBe(2);

@@ -12,10 +12,13 @@ export interface Config {
   sharedDomain: string;
   mxHost: string;
   captureHost: string;
+  /** The capture relay host given to clients with SMTP credentials: one they can reach. */
+  captureClientHost: string;
   abuseContact: string;
   dnsServers: string[] | null;
   adminToken: string | null;
   bootstrapApiKey: string | null;
+  bootstrapSmtpPassword: string | null;
   databaseUrl: string | null;
   redisUrl: string | null;
   redisPrefix: string;
@@ -39,6 +42,9 @@ export class ConfigError extends Error {
     this.name = "ConfigError";
   }
 }
+
+/** Bind addresses that mean "every interface": no client connects to them by that name. */
+const WILDCARD_HOSTS = new Set(["0.0.0.0", "::", "[::]"]);
 
 /**
  * Parses and validates `env` once at start-up. An empty variable counts as unset, as shells
@@ -69,10 +75,14 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     sharedDomain,
     mxHost: raw.MAILSTOP_MX_HOST ?? `mx.${sharedDomain}`,
     captureHost: raw.MAILSTOP_CAPTURE_HOST ?? `capture.${sharedDomain}`,
+    // The default published name (capture.mailstop.test) resolves nowhere: a client told it
+    // could not connect. Unset, the listener's own address is what reaches the relay.
+    captureClientHost: raw.MAILSTOP_CAPTURE_HOST ?? (WILDCARD_HOSTS.has(raw.MAILSTOP_HOST) ? "localhost" : raw.MAILSTOP_HOST),
     abuseContact: raw.MAILSTOP_ABUSE_CONTACT ?? `abuse@${sharedDomain}`,
     dnsServers: raw.MAILSTOP_DNS_SERVERS ?? null,
     adminToken: raw.MAILSTOP_ADMIN_TOKEN ?? null,
     bootstrapApiKey: raw.MAILSTOP_BOOTSTRAP_API_KEY ?? null,
+    bootstrapSmtpPassword: raw.MAILSTOP_BOOTSTRAP_SMTP_PASSWORD ?? null,
     databaseUrl: raw.DATABASE_URL ?? null,
     redisUrl: raw.REDIS_URL ?? null,
     redisPrefix: raw.MAILSTOP_REDIS_PREFIX,

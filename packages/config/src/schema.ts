@@ -1,5 +1,5 @@
 import { port, str } from "envalid";
-import { adminToken, bootstrapApiKey, domainName, engineUrl, hostPortList, origin, positiveInt } from "./validators";
+import { adminToken, bootstrapApiKey, bootstrapSmtpPassword, domainName, engineUrl, hostPortList, origin, positiveInt } from "./validators";
 
 /**
  * Every environment variable mailstop reads, grouped by the part of the product that uses it.
@@ -19,13 +19,20 @@ export const CONFIG_GROUPS = {
   domains: {
     MAILSTOP_SHARED_DOMAIN: domainName({ default: "mailstop.test", desc: "The shared receiving domain of <project_key>.<tag>@ addresses." }),
     MAILSTOP_MX_HOST: domainName({ default: undefined, desc: "Mail exchanger published in DNS instructions and the abuse document (default mx.<shared domain>)." }),
-    MAILSTOP_CAPTURE_HOST: domainName({ default: undefined, desc: "Published capture relay host (default capture.<shared domain>)." }),
+    MAILSTOP_CAPTURE_HOST: domainName({
+      default: undefined,
+      desc: "Published capture relay host (default capture.<shared domain>). Also the host given with SMTP credentials when set; unset, those name the listener's own address (MAILSTOP_HOST, localhost for a wildcard), which a client can reach.",
+    }),
     MAILSTOP_ABUSE_CONTACT: str({ default: undefined, desc: "Abuse contact address in the abuse document (default abuse@<shared domain>)." }),
     MAILSTOP_DNS_SERVERS: hostPortList({ default: undefined, desc: "Comma-separated host:port resolvers used to verify custom domains (default: the system's)." }),
   },
   admin: {
     MAILSTOP_ADMIN_TOKEN: adminToken({ default: undefined, desc: "Enables /admin/v1 when set (at least 32 characters); unset, admin routes answer 404." }),
     MAILSTOP_BOOTSTRAP_API_KEY: bootstrapApiKey({ default: undefined, desc: "Makes the API key of the first-start project deterministic (is_test_… or is_live_…)." }),
+    MAILSTOP_BOOTSTRAP_SMTP_PASSWORD: bootstrapSmtpPassword({
+      default: undefined,
+      desc: "Makes the capture relay password of the first-start project deterministic (16 to 128 visible ASCII characters), so CI need not read it from the log.",
+    }),
   },
   engines: {
     DATABASE_URL: engineUrl(["postgres:", "postgresql:"])({ default: undefined, desc: "PostgreSQL connection URL." }),

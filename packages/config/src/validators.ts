@@ -53,6 +53,11 @@ export const bootstrapApiKey = makeValidator<string>((raw) => {
   return raw;
 });
 
+export const bootstrapSmtpPassword = makeValidator<string>((raw) => {
+  if (!/^[\x21-\x7e]{16,128}$/.test(raw)) throw new Error("must be 16 to 128 visible ASCII characters (no spaces)");
+  return raw;
+});
+
 export const hostPortList = makeValidator<string[]>((raw) => {
   const entries = raw.split(",").map((entry) => entry.trim()).filter(Boolean);
   for (const entry of entries) {

@@ -58,7 +58,8 @@ describe("first start of the monolithic target (OPERATOR.md)", () => {
       const smtp = SMTP.exec(printed);
       expect(smtp).not.toBeNull();
       const [, host, port, username, password] = smtp!;
-      expect({ host, port }).toEqual({ host: "capture.mailstop.test", port: String(server.config.smtp.capturePublicPort) });
+      // The listener's own address (test servers bind 127.0.0.1): capture.mailstop.test resolves nowhere.
+      expect({ host, port }).toEqual({ host: "127.0.0.1", port: String(server.config.smtp.capturePublicPort) });
 
       const check = await authCheck(server, apiKey);
       expect(check.status).toBe(200);
@@ -101,6 +102,20 @@ describe("first start of the monolithic target (OPERATOR.md)", () => {
     expect(check.status).toBe(200);
     expect(check.json.project.key).toBe("local");
     expect(check.json.key.environment).toBe("test");
+    await stop(server);
+  });
+
+  it("uses MAILSTOP_BOOTSTRAP_SMTP_PASSWORD as the capture relay password, and names MAILSTOP_CAPTURE_HOST when it is set", async () => {
+    const url = await freshDatabase();
+    const password = `pw-${randomBytes(12).toString("base64url")}`;
+    const server = await startAll(url, { MAILSTOP_ADMIN_TOKEN: "", MAILSTOP_BOOTSTRAP_SMTP_PASSWORD: password, MAILSTOP_CAPTURE_HOST: "relay.example.net" });
+    const printed = server.printed();
+    expect(printed).toContain("taken from MAILSTOP_BOOTSTRAP_SMTP_PASSWORD");
+    const [, host, , username, shown] = SMTP.exec(printed)!;
+    expect({ host, username, shown }).toEqual({ host: "relay.example.net", username: "local", shown: password });
+    const credential = await server.db.selectFrom("smtp_credentials").selectAll().executeTakeFirstOrThrow();
+    expect(Buffer.from(credential.password_hash).equals(sha256(password))).toBe(true);
+    expect(server.logs()).not.toContain(password);
     await stop(server);
   });
 

@@ -28,8 +28,8 @@ export async function issueApiKey(
 }
 
 /** Issues the project's SMTP credential (username = project key), replacing the previous one. */
-export async function issueSmtpCredential(db: Db, project: { id: string; key: string }): Promise<{ username: string; password: string }> {
-  const password = generateSmtpPassword();
+export async function issueSmtpCredential(db: Db, project: { id: string; key: string }, fixedPassword?: string): Promise<{ username: string; password: string }> {
+  const password = fixedPassword ?? generateSmtpPassword();
   await upsertSmtpCredential(db, { projectId: project.id, username: project.key, passwordHash: sha256(password) });
   return { username: project.key, password };
 }

@@ -28,6 +28,7 @@ export interface ProvisionRequest {
   environment?: KeyEnvironment;
   region?: "us" | "eu";
   fixedApiKey?: string;
+  fixedSmtpPassword?: string;
 }
 
 export interface ProvisionedProject {
@@ -53,14 +54,14 @@ export async function provisionProject(db: Db, config: Config, request: Provisio
       ...(request.environment === undefined ? {} : { environment: request.environment }),
       ...(request.fixedApiKey === undefined ? {} : { fixedKey: request.fixedApiKey }),
     });
-    const smtp = await issueSmtpCredential(trx, project);
+    const smtp = await issueSmtpCredential(trx, project, request.fixedSmtpPassword);
     return {
       organisation_id: organisation.id,
       project_id: project.id,
       project_key: project.key,
       api_key: apiKey.key,
       api_key_id: apiKey.id,
-      smtp: { host: config.captureHost, port: config.smtp.capturePublicPort, ...smtp },
+      smtp: { host: config.captureClientHost, port: config.smtp.capturePublicPort, ...smtp },
     };
   });
 }

@@ -110,7 +110,7 @@ describe("Admin API (OPERATOR.md)", () => {
           project_key: key,
           api_key: expect.stringMatching(/^is_test_[A-Za-z0-9_-]{20,128}$/),
           api_key_id: expect.stringMatching(ID("key")),
-          smtp: { host: "capture.mailstop.test", port: server.config.smtp.capturePublicPort, username: expect.any(String), password: expect.any(String) },
+          smtp: { host: server.config.captureClientHost, port: server.config.smtp.capturePublicPort, username: expect.any(String), password: expect.any(String) },
         });
         secrets.push(outcome.json.api_key, outcome.json.smtp.password);
         expect(outcome.json.smtp.username.length).toBeGreaterThan(0);
