@@ -4,8 +4,15 @@ import type { Logger } from "@mailstop/logging";
 import { JOB_OPTIONS, type JobName, type JobPayloads, assertJobPayload } from "./catalog";
 import { type JobHandlers, type JobQueue, type JobWorker, PermanentJobError } from "./job-queue";
 
-/** The longest an idle worker sleeps before looking again (a job may be due that no enqueue announced). */
-const IDLE_POLL_MS = 1000;
+/**
+ * The longest an idle worker sleeps without looking: a job another process added (a second
+ * monolith on the same PostgreSQL without Redis, or one that crashed holding a claim) is
+ * announced to no one here. One cheap query a minute; the monolith alone never needs it.
+ */
+const IDLE_LOOK_MS = 60_000;
+
+/** How soon a worker whose look at the table failed (the database away) looks again. */
+const RETRY_AFTER_ERROR_MS = 1000;
 
 /** How long closing a worker lets running jobs finish before handing them back to the queue. */
 export const WORKER_CLOSE_GRACE_MS = 10_000;
@@ -98,9 +105,14 @@ export function startDatabaseWorker(
     void poll();
   };
 
+  /**
+   * Claims what is due, then sleeps until the next job falls due (a delayed job, a retry, a
+   * claim that runs out) or an enqueue in this process wakes it, and at most IDLE_LOOK_MS: an
+   * idle worker does not poll. After a failed look it tries again in a second.
+   */
   async function poll(): Promise<void> {
     polling = true;
-    let sleepMs = IDLE_POLL_MS;
+    let sleepMs: number | null = RETRY_AFTER_ERROR_MS;
     try {
       do {
         again = false;
@@ -108,7 +120,8 @@ export function startDatabaseWorker(
         for (const job of claimed) running.set(job.id, run(job).finally(() => running.delete(job.id) && wake()));
         if (claimed.length > 0 && running.size < options.concurrency) again = true;
       } while (again && !closed && running.size < options.concurrency);
-      if (running.size < options.concurrency) sleepMs = Math.min(IDLE_POLL_MS, (await msUntilNextJob(db, names)) ?? IDLE_POLL_MS);
+      // Full: each finished job wakes the worker. Otherwise: the next due time, or a minute.
+      sleepMs = running.size < options.concurrency ? Math.min((await msUntilNextJob(db, names)) ?? IDLE_LOOK_MS, IDLE_LOOK_MS) : null;
     } catch (error) {
       if (!closed) options.logger.warn({ err: error }, "job worker could not claim jobs");
     } finally {
@@ -116,6 +129,7 @@ export function startDatabaseWorker(
     }
     if (closed) return;
     if (again) return wake();
+    if (sleepMs === null) return;
     timer = setTimeout(wake, Math.max(sleepMs, 5));
     timer.unref();
   }

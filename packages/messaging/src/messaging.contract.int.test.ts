@@ -1,5 +1,5 @@
 import { once } from "node:events";
-import { type Db, claimJobs, createDatabase, createEmbeddedDatabase, failedJobs, migrateToLatest } from "@mailstop/db";
+import { type Db, claimJobs, createDatabase, createEmbeddedDatabase, failedJobs, migrateToLatest, msUntilNextJob } from "@mailstop/db";
 import { createLogger } from "@mailstop/logging";
 import { createFreshDatabase, dropDatabase, freePort, itWithEngines, runRedisUrl, runServerUrl, startTestRedis, testWorld, uniqueRedisPrefix } from "@mailstop/testkit";
 import { Queue } from "bullmq";
@@ -292,6 +292,19 @@ describe.each(inWorld<[string, () => Promise<Db>]>({ engines: [["PostgreSQL", po
     } finally {
       await worker.close();
     }
+  });
+
+  it("tells an idle worker how long it may sleep: no time at all for an empty queue (it waits for an enqueue), the delay of a delayed job, 0 for a due one", async () => {
+    const db = await database();
+    const queue = new DatabaseJobQueue(db);
+    // SQL's greatest(0, NULL) is 0: an empty queue once read as "due now", and idle workers looked again every 5 ms.
+    expect(await msUntilNextJob(db, ["parse-message"])).toBeNull();
+    await queue.enqueue("parse-message", job("tx-later"), { jobId: "tx-later", delayMs: 60_000 });
+    const wait = await msUntilNextJob(db, ["parse-message"]);
+    expect(wait).toBeGreaterThan(50_000);
+    expect(wait).toBeLessThanOrEqual(60_000);
+    await queue.enqueue("parse-message", job("tx-now"), { jobId: "tx-now" });
+    expect(await msUntilNextJob(db, ["parse-message"])).toBe(0);
   });
 
   it("hands an unfinished job back on close, its attempt refunded, for the next worker", async () => {
