@@ -1,7 +1,7 @@
 import express, { type Express } from "express";
 import type { Logger } from "@mailstop/logging";
 import { accessLog } from "./access-log";
-import { errorMiddleware, notFoundMiddleware } from "./error-middleware";
+import { adminDisabled, errorMiddleware, notFoundMiddleware } from "./error-middleware";
 import { jsonBody } from "./json-body";
 import { type MountOptions, type RouteSet, mountRoutes } from "./mount-routes";
 import { requestIdMiddleware } from "./request-id";
@@ -30,6 +30,7 @@ export function createHttpApp(options: MountOptions & { logger: Logger; contribu
     contribution.setup?.(app);
     mountRoutes(app, contribution, options);
   }
+  if (options.adminToken === null) app.use("/admin/v1", adminDisabled);
   app.use(notFoundMiddleware);
   app.use(errorMiddleware(options.logger));
   return app;

@@ -48,3 +48,15 @@ export function errorMiddleware(logger: Logger) {
 export function notFoundMiddleware(req: Request, _res: Response, next: NextFunction): void {
   next(new MailstopError("invalid_request", `No route ${req.method} ${req.path}.`, { status: 404 }));
 }
+
+/**
+ * Any /admin/v1 request while MAILSTOP_ADMIN_TOKEN is unset: the unknown-route answer, but
+ * saying why, since "No route" read as a typo in the path.
+ */
+export function adminDisabled(req: Request, _res: Response, next: NextFunction): void {
+  next(
+    new MailstopError("invalid_request", `No route ${req.method} ${req.originalUrl.split("?")[0]}: the admin API is disabled; set MAILSTOP_ADMIN_TOKEN to enable it.`, {
+      status: 404,
+    }),
+  );
+}

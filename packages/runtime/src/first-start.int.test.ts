@@ -130,11 +130,11 @@ describe("first start of the monolithic target (OPERATOR.md)", () => {
     await stop(server);
   });
 
-  it("creates no project when an admin token is set", async () => {
+  it("creates no project when an admin token is set, and says so in one line", async () => {
     const url = await freshDatabase();
     const server = await startAll(url, {});
     expect(server.config.adminToken).not.toBeNull();
-    expect(server.printed()).toBe("");
+    expect(server.printed().trim().split("\n")).toEqual([expect.stringMatching(/MAILSTOP_ADMIN_TOKEN is set, so no project was created: create one with POST \/admin\/v1\/bootstrap/)]);
     expect(await server.db.selectFrom("organisations").select("id").execute()).toEqual([]);
     expect(await server.db.selectFrom("projects").select("id").execute()).toEqual([]);
     await stop(server);

@@ -41,7 +41,8 @@ function replyWith(deps: SmtpEdgeDeps, fallback: () => SmtpReply) {
 function baseOptions(deps: SmtpEdgeDeps, tls: TlsCredentials | null, name: string, open: OpenTransactions): SMTPServerOptions {
   return {
     name,
-    banner: `${deps.config.brand} ESMTP`,
+    // smtp-server writes "220 <name> ESMTP <banner>": the brand alone, so ESMTP is said once.
+    banner: deps.config.brand,
     size: deps.config.smtp.maxMessageBytes,
     // Without credentials STARTTLS is neither offered nor accepted (see loadTlsCredentials).
     ...(tls === null ? { disabledCommands: ["STARTTLS"] } : { key: tls.key, cert: tls.cert }),

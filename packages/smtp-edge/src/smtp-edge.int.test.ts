@@ -162,6 +162,12 @@ describe("receiving edge", () => {
       expect((await storedCopy(inbox.id, subject)).envelope_to).toBe(inbox.address);
     });
 
+    it("greets with its host name and ESMTP once", async () => {
+      const { dialogue, greeting } = await SmtpDialogue.open(ports().receiving);
+      dialogue.close();
+      expect(greeting).toEqual({ code: 220, text: `${server.config.mxHost} ESMTP ${server.config.brand}` });
+    });
+
     it("offers SIZE and, in `local` without a certificate, no STARTTLS on either port: nodemailer with default options sends to both", async () => {
       for (const port of [ports().receiving, ports().capture]) {
         const { dialogue } = await SmtpDialogue.open(port);

@@ -59,6 +59,7 @@ describe("Admin API (OPERATOR.md)", () => {
         const outcome = await admin(method, path, body, authorization, disabled.url);
         const error = expectError(outcome, { status: 404, code: "invalid_request", retryable: false });
         expect(error.reason).toContain(path);
+        expect(error.reason).toContain("set MAILSTOP_ADMIN_TOKEN");
       }
     });
 

@@ -24,9 +24,16 @@ const PAGE = `<!doctype html>
 </html>
 `;
 
-/** Serves the Swagger UI assets under /docs/assets. */
+/**
+ * Serves the Swagger UI assets under /docs/assets, and sends `/docs/` and `/` to the page. The
+ * page refers to its assets relatively (it works behind a path prefix), so at `/docs/` they
+ * resolved under /docs/docs/ and the page stayed blank; the redirects are relative too.
+ */
 export function mountDocsAssets(app: Express): void {
   app.use("/docs/assets", express.static(ASSETS_DIR, { index: false, immutable: true, maxAge: "1d" }));
+  app.get("/docs/", (req, res, next) => (req.path.endsWith("/") ? res.redirect(301, "../docs") : next()));
+  // No viewer yet: the API reference is the front page.
+  app.get("/", (_req, res) => res.redirect(302, "docs"));
 }
 
 /** GET /docs: the rendered reference of /openapi.json. */

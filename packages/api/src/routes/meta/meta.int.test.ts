@@ -169,6 +169,16 @@ describe("GET /docs", () => {
   });
 });
 
+describe("GET /docs/ and GET /", () => {
+  it("send the browser to /docs, so a trailing slash does not leave the page blank", async () => {
+    for (const [path, status] of [["/docs/", 301], ["/", 302]] as const) {
+      const response = await fetch(`${server.url}${path}`, { redirect: "manual" });
+      expect({ path, status: response.status }).toEqual({ path, status });
+      expect(new URL(response.headers.get("location")!, `${server.url}${path}`).pathname).toBe("/docs");
+    }
+  });
+});
+
 describe("GET /.well-known/service-abuse", () => {
   it("has every field of SPEC.md's abuse document, asserting no outbound delivery", async () => {
     const { status, json } = await rawRequest(server.url, "GET", "/.well-known/service-abuse");
