@@ -7,8 +7,9 @@
 // A world this machine cannot run is skipped, saying so and why, except under CI, where a
 // missing engine or nginx is a failure: CI must run every world.
 import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import { createConnection } from "node:net";
+import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 
 function listens(url) {
@@ -48,27 +49,44 @@ function nginxMissing() {
 }
 
 /**
- * Runs jest on `projects`. PGlite needs --experimental-vm-modules inside jest's module sandbox.
- * Two workers, not jest's one-per-spare-core (one here, which means in band): the tests mostly
- * wait on servers, and a worker is recycled when its heap grows (jest.config.js), where one
- * process running every file keeps each file's PGlite and s3rver memory to the end. --forceExit:
- * the last word goes to the run's result, not to a library's timer left behind in the runner.
+ * Runs jest on `projects`, recording its result for the summary. PGlite needs
+ * --experimental-vm-modules inside jest's module sandbox. Two workers, not jest's
+ * one-per-spare-core (one here, which means in band): the tests mostly wait on servers, and a
+ * worker is recycled when its heap grows (jest.config.js), where one process running every file
+ * keeps each file's PGlite and s3rver memory to the end. --forceExit: the last word goes to the
+ * run's result, not to a library's timer left behind in the runner. The counts come from jest's
+ * own JSON result (--outputFile), not from its console text.
  */
-function jest(projects, extra) {
+function jest(label, projects, extra) {
+  const outputFile = join(tmpdir(), `mailstop-tests-${process.pid}-${runs.length}.json`);
   const args = [
     "--experimental-vm-modules",
     "--disable-warning=ExperimentalWarning",
     "node_modules/jest/bin/jest.js",
     "--maxWorkers=2",
     "--forceExit",
+    "--json",
+    `--outputFile=${outputFile}`,
     ...extra,
     "--selectProjects",
     ...projects,
   ];
-  return spawnSync(process.execPath, args, { stdio: "inherit" }).status ?? 1;
+  const started = Date.now();
+  const status = spawnSync(process.execPath, args, { stdio: "inherit" }).status ?? 1;
+  let counts = null;
+  try {
+    const result = JSON.parse(readFileSync(outputFile, "utf8"));
+    counts = { passed: result.numPassedTests, failed: result.numFailedTests, skipped: result.numPendingTests + result.numTodoTests, suitesFailed: result.numFailedTestSuites };
+    rmSync(outputFile, { force: true });
+  } catch {
+    // No result file: jest did not get as far as running tests (its own output says why).
+  }
+  runs.push({ label, status, counts, seconds: Math.round((Date.now() - started) / 1000) });
+  return status;
 }
 
 const extra = process.argv.slice(2);
+const runs = [];
 const skipped = [];
 /** A world that cannot run here: a failure under CI, a reported skip elsewhere. */
 function unavailable(world, reasons) {
@@ -82,9 +100,29 @@ function unavailable(world, reasons) {
   return true;
 }
 
+/** One summary for every run: each run's outcome and counts, what was skipped and why, the totals. */
+function summarise() {
+  const describe = ({ passed, failed, skipped: pending, suitesFailed }) =>
+    `${passed} passed, ${failed} failed, ${pending} skipped${suitesFailed > 0 ? `, ${suitesFailed} file(s) failed to run or had failures` : ""}`;
+  console.log("\ntests: summary");
+  for (const run of runs) {
+    const outcome = run.status === 0 ? "passed" : "FAILED";
+    console.log(`  ${run.label}: ${outcome}${run.counts ? ` (${describe(run.counts)})` : " (no test results: see above)"} in ${run.seconds} s`);
+  }
+  for (const line of skipped) console.log(`  ${line}`);
+  const total = runs.reduce((sum, run) => (run.counts ? { passed: sum.passed + run.counts.passed, failed: sum.failed + run.counts.failed, skipped: sum.skipped + run.counts.skipped, suitesFailed: sum.suitesFailed + run.counts.suitesFailed } : sum), {
+    passed: 0,
+    failed: 0,
+    skipped: 0,
+    suitesFailed: 0,
+  });
+  console.log(`  total: ${describe(total)}; ${runs.every((run) => run.status === 0) ? "every run passed" : "some run FAILED"}`);
+}
+
 const engines = await missingEngines();
-const projects = unavailable("real-engine run (project integration)", engines) ? ["unit", "embedded"] : ["unit", "integration", "embedded"];
-let status = jest(projects, extra);
-if (status === 0 && !unavailable("split-fleet run (project fleet)", [...engines, ...nginxMissing()])) status = jest(["fleet"], extra);
-if (skipped.length > 0) console.log(`tests: reminder, not run on this machine: ${skipped.join(" | ")}.`);
+const noEngines = unavailable("real-engine run (project integration)", engines);
+let status = jest(noEngines ? "unit + embedded" : "unit + integration + embedded", noEngines ? ["unit", "embedded"] : ["unit", "integration", "embedded"], extra);
+// The fleet runs even after a failure above: a first run's failure must not hide the fleet's outcome.
+if (!unavailable("split-fleet run (project fleet)", [...engines, ...nginxMissing()])) status = jest("fleet", ["fleet"], extra) || status;
+summarise();
 process.exit(status);
