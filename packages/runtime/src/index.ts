@@ -1,4 +1,5 @@
 export { startTarget, type RunningTarget, type StartOptions } from "./runner";
 export { runProcess } from "./run-process";
-export { TARGETS, TARGET_NAMES, isTarget, planTarget, startOrder, type Target, type ModuleName, type TargetPlan } from "./targets";
+export { planTarget, startOrder, type ModuleName, type TargetPlan } from "./targets";
+export { TARGETS, TARGET_NAMES, isTarget, type Target } from "./target-names";
 export type { ServiceModule, RuntimeContext } from "./module";

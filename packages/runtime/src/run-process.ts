@@ -1,7 +1,7 @@
 import { ConfigError, loadProcessConfig } from "@mailstop/config";
 import { watchPackageManagerParent } from "./parent-watch";
 import { type RunningTarget, startTarget } from "./runner";
-import type { Target } from "./targets";
+import type { Target } from "./target-names";
 
 /**
  * Runs a target as this process: configuration from the environment; a graceful stop on

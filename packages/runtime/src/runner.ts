@@ -1,7 +1,8 @@
 import type { Config } from "@mailstop/config";
 import { type Logger, createLogger } from "@mailstop/logging";
 import type { RuntimeContext, ServiceModule } from "./module";
-import { type Target, createModule, planTarget } from "./targets";
+import type { Target } from "./target-names";
+import { createModule, planTarget } from "./targets";
 
 /** A started target: what it runs, where it listens, and how to stop it. */
 export interface RunningTarget {

@@ -1,5 +1,6 @@
 import type { Config } from "@mailstop/config";
 import type { RuntimeContext, ServiceModule } from "./module";
+import { TARGETS, type Target } from "./target-names";
 import { apiModule } from "./modules/api.module";
 import { databaseModule } from "./modules/database.module";
 import { firstStartModule } from "./modules/first-start.module";
@@ -37,21 +38,8 @@ const ENGINE_SETTINGS: Partial<Record<ModuleName, { setting: string; configured:
 
 export type ModuleName = keyof typeof MODULES;
 
-/** The targets of `mailstop serve --target`: each lists its modules in start order. */
-export const TARGETS = {
-  api: ["database", "object-store", "api", "http-server"],
-  waiter: ["database", "object-store", "messaging", "waiter", "http-server"],
-  "smtp-edge": ["database", "object-store", "messaging", "smtp-edge"],
-  parser: ["database", "object-store", "messaging", "parser"],
-  all: ["database", "first-start", "object-store", "messaging", "parser", "smtp-edge", "waiter", "api", "http-server"],
-} as const satisfies Record<string, readonly ModuleName[]>;
-
-export type Target = keyof typeof TARGETS;
-export const TARGET_NAMES = Object.keys(TARGETS) as Target[];
-
-export function isTarget(value: string): value is Target {
-  return Object.hasOwn(TARGETS, value);
-}
+// Every target names only modules this table knows.
+TARGETS satisfies Record<Target, readonly ModuleName[]>;
 
 /**
  * The start order of a target: each module after the modules it needs, otherwise in the

@@ -1,0 +1,19 @@
+/**
+ * The targets of `mailstop serve --target`: each lists its modules in start order (see
+ * targets.ts, which checks every name against its module table). Apart from the modules
+ * themselves, so the command line can offer the choices without loading every service.
+ */
+export const TARGETS = {
+  api: ["database", "object-store", "api", "http-server"],
+  waiter: ["database", "object-store", "messaging", "waiter", "http-server"],
+  "smtp-edge": ["database", "object-store", "messaging", "smtp-edge"],
+  parser: ["database", "object-store", "messaging", "parser"],
+  all: ["database", "first-start", "object-store", "messaging", "parser", "smtp-edge", "waiter", "api", "http-server"],
+} as const;
+
+export type Target = keyof typeof TARGETS;
+export const TARGET_NAMES = Object.keys(TARGETS) as Target[];
+
+export function isTarget(value: string): value is Target {
+  return Object.hasOwn(TARGETS, value);
+}
