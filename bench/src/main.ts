@@ -1,5 +1,5 @@
 /**
- * pnpm bench [--quick] [--only=ingest,connect,arrival-wait,held-waits,held-streams,reads]
+ * pnpm bench [--quick] [--only=laptop,ingest,connect,arrival-wait,held-waits,held-streams,reads]
  *            [--targets=mailstop,mailstop-dir,ceiling,floor,maildev,postfix] [--profile] [--keep-database]
  *
  * Starts mailstop (monolithic target on PostgreSQL, Redis and an s3rver) and the comparison
@@ -19,6 +19,7 @@ import { connectPerMessage } from "./scenarios/connect";
 import { heldStreams } from "./scenarios/held-streams";
 import { heldWaits } from "./scenarios/held-waits";
 import { ingest } from "./scenarios/ingest";
+import { laptop } from "./scenarios/laptop";
 import { readLoad } from "./scenarios/reads";
 import { SENDER, message } from "./lib/mail";
 import { openPool } from "./lib/smtp-client";
@@ -29,7 +30,7 @@ import { type MailstopTarget, startMailstop } from "./targets/mailstop";
 import { startSink } from "./targets/sink";
 import type { Target, TargetName } from "./targets/target";
 
-const SCENARIOS = ["ingest", "connect", "arrival-wait", "held-waits", "held-streams", "reads"] as const;
+const SCENARIOS = ["laptop", "ingest", "connect", "arrival-wait", "held-waits", "held-streams", "reads"] as const;
 type Scenario = (typeof SCENARIOS)[number];
 
 /** How much of each scenario a run does: the full run stays within a few minutes. */
@@ -46,6 +47,7 @@ const PLANS = {
     heldWaits: { waits: 10_000, inboxes: 100 },
     heldStreams: { streams: 10_000, inboxes: 100, arrivals: 10 },
     readsS: 5,
+    laptop: { idleS: 30, helpRuns: 5 },
   },
   quick: {
     ingestMs: 300,
@@ -58,6 +60,7 @@ const PLANS = {
     heldWaits: { waits: 200, inboxes: 10 },
     heldStreams: { streams: 200, inboxes: 10, arrivals: 2 },
     readsS: 1,
+    laptop: { idleS: 3, helpRuns: 2 },
   },
 } as const;
 
@@ -171,6 +174,21 @@ async function main(): Promise<void> {
   };
 
   try {
+    await scenario("laptop", async () => {
+      const result = await laptop(logDir, plan.laptop);
+      details.laptop = result;
+      rows.push(
+        { scenario: "`pnpm start` (embedded, fresh data) to /health", unit: "s", values: { mailstop: result.startSeconds }, target: { text: "≤ 5", pass: result.startSeconds <= 5 } },
+        {
+          scenario: "  idle: CPU",
+          unit: "% of a core",
+          values: { mailstop: result.idleCpuPercent },
+          note: `RSS ${result.idleRssMb.toFixed(0)} MB, over ${plan.laptop.idleS} s`,
+          target: { text: "< 1", pass: result.idleCpuPercent < 1 },
+        },
+        { scenario: "`mailstop --help`", unit: "ms", values: { mailstop: result.helpMs }, note: `runs ${result.helpRuns.map((ms) => ms.toFixed(0)).join(", ")}`, target: { text: "≤ 1,000", pass: result.helpMs <= 1000 } },
+      );
+    });
     await scenario("ingest", async () => {
       for (const size of ["2kb", "50kb"] as const) {
         for (const concurrency of plan.concurrencies) {
