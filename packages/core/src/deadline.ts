@@ -1,3 +1,10 @@
+/**
+ * How long the SMTP edge waits for each of a transaction's durable writes (its raw source in the
+ * object store, its accept-ledger row) before it answers 451: a hung engine must not hold DATA
+ * open. The reconciler leaves a ledger row alone until well past it (see reconcile.job.ts).
+ */
+export const ACCEPT_WRITE_DEADLINE_MS = 10_000;
+
 /** What {@link withinDeadline} rejects with when the deadline passes first. */
 export class DeadlineExceeded extends Error {
   override name = "DeadlineExceeded";

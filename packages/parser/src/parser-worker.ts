@@ -15,6 +15,8 @@ export function parserJobs(deps: ParserDeps) {
     "parse-message": parseMessageJob(deps),
     "publish-arrival": publishArrivalJob(deps),
     reap: reapJob(deps),
+    // Run on a timer of each parser now (startReconciler); kept for a schedule an earlier
+    // version left in Redis, which still produces these jobs.
     reconcile: async () => void (await reconcileJob(deps)()),
     "sweep-orphans": async () => void (await sweepOrphansJob(deps)()),
   };

@@ -1,8 +1,17 @@
+import { ACCEPT_WRITE_DEADLINE_MS } from "@mailstop/core";
 import { type AcceptedTransaction, claimStaleTransactions } from "@mailstop/db";
 import type { ParseMessageJob } from "@mailstop/messaging";
 import type { ParserDeps } from "./deps";
 
 const BATCH = 200;
+
+/**
+ * The youngest a ledger row may be when the reconciler takes it, whatever the grace: past the
+ * edge's write deadline, with room for its clean-up. A row younger than that may belong to a
+ * transaction the edge is about to answer 451 (its raw put still hanging): parsed as well, it
+ * would become a second copy once the sender retries (seen with a 3 s grace and a frozen store).
+ */
+export const RECONCILE_MIN_AGE_S = ACCEPT_WRITE_DEADLINE_MS / 1000 + 5;
 
 /** The parse job of a ledger row: what the edge enqueued, but the raw bytes (read back from the store). */
 export function parseJobOf(transaction: AcceptedTransaction): ParseMessageJob {
@@ -27,12 +36,43 @@ export function reconcileJob(deps: ParserDeps) {
   return async (): Promise<number> => {
     let requeued = 0;
     for (let claimed = BATCH; claimed === BATCH; ) {
-      const transactions = await claimStaleTransactions(deps.db, deps.config.reconcileGraceSeconds, BATCH);
+      const transactions = await claimStaleTransactions(deps.db, Math.max(deps.config.reconcileGraceSeconds, RECONCILE_MIN_AGE_S), BATCH);
       claimed = transactions.length;
       for (const transaction of transactions) await deps.queue.requeue("parse-message", parseJobOf(transaction), transaction.id);
       requeued += claimed;
     }
     if (requeued > 0) deps.logger.warn({ transactions: requeued }, "reconciler queued the parse jobs of accepted transactions still open after the grace period");
     return requeued;
+  };
+}
+
+/**
+ * Runs the reconciler now and then every half grace period in this process, one run at a
+ * time, until `stop`. A timer of the parser's own rather than a job schedule: the schedule
+ * would live in Redis, and the reconciler is what repairs a Redis that lost everything (a
+ * FLUSHALL keeps the connection, so nothing re-declared the schedule for up to a minute).
+ * Several parsers running it at once claim disjoint rows (see claimStaleTransactions).
+ */
+export function startReconciler(deps: ParserDeps): { stop(): Promise<void> } {
+  const run = reconcileJob(deps);
+  let running: Promise<unknown> = Promise.resolve();
+  let busy = false;
+  const tick = () => {
+    if (busy) return;
+    busy = true;
+    running = run()
+      .catch((error: unknown) => deps.logger.warn({ err: error }, "reconciler run failed; the next one tries again"))
+      .finally(() => (busy = false));
+  };
+  const everyMs = Math.max(1, Math.ceil(deps.config.reconcileGraceSeconds / 2)) * 1000;
+  const timer = setInterval(tick, everyMs);
+  timer.unref();
+  // At every start too: what a crash left open is repaired first.
+  tick();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
   };
 }

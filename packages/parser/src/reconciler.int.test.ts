@@ -17,6 +17,7 @@ import {
   uniqueTag,
 } from "@mailstop/testkit";
 import type { ParserDeps } from "./deps";
+import { RECONCILE_MIN_AGE_S, reconcileJob } from "./reconcile.job";
 import { sweepOrphansJob } from "./sweep-orphans.job";
 
 const DAY_MS = 86_400_000;
@@ -61,10 +62,34 @@ describe("the accept ledger's reconciler", () => {
     expect(await ledgerState(api.db, transaction)).toEqual({ state: "open", requeues: 0 });
 
     await start("parser");
-    await eventually(async () => ((await ledgerState(api.db, transaction))?.state === "done" ? true : null), { timeoutMs: 30_000, what: "the reconciled transaction done" });
+    // Not before RECONCILE_MIN_AGE_S (15 s) after its 250, whatever the grace.
+    await eventually(async () => ((await ledgerState(api.db, transaction))?.state === "done" ? true : null), { timeoutMs: 60_000, what: "the reconciled transaction done" });
     const rows = await api.db.selectFrom("messages").select("subject").where("inbox_id", "=", inbox!.id).execute();
     expect(rows).toEqual([{ subject }]);
     expect((await ledgerState(api.db, transaction))!.requeues).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe("the reconciler's floor", () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ mail: true });
+  });
+  afterAll(() => server.stop());
+
+  it("never takes a row younger than the edge's write deadline and its clean-up, whatever the grace: its transaction may still be answered 451", async () => {
+    // Deliveries whose raw source does not exist: the requeued parse finds nothing and closes the row.
+    const deliveries = [{ project_id: "prj_x", project_key: "x", raw_key: "projects/prj_x/tx/x/raw.eml", recipients: [{ address: "x.t@mailstop.test", inbox_id: null, sim: null }] }];
+    const row = (ageS: number) => ({ id: newTransactionId(), kind: "received" as const, size: 3, envelopeFrom: null, acceptedAt: new Date(Date.now() - ageS * 1000), deliveries });
+    const young = row(RECONCILE_MIN_AGE_S - 3);
+    const old = row(RECONCILE_MIN_AGE_S + 3);
+    await recordAcceptedTransactions(server.db, [young, old]);
+    const { context } = server.running;
+    // A one-second grace, as a test or a drill would set.
+    const deps: ParserDeps = { db: server.db, blobs: context.blobs!, queue: context.messaging!.queue, bus: context.messaging!.bus, config: { ...server.config, reconcileGraceSeconds: 1 }, logger: context.logger };
+    await reconcileJob(deps)();
+    expect(await ledgerState(server.db, young.id)).toEqual({ state: "open", requeues: 0 });
+    expect((await ledgerState(server.db, old.id))?.requeues).toBe(1);
   });
 });
 

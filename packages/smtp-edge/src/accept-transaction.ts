@@ -1,15 +1,12 @@
-import { newTransactionId, withinDeadline } from "@mailstop/core";
+import { ACCEPT_WRITE_DEADLINE_MS, newTransactionId, withinDeadline } from "@mailstop/core";
 import { blobKeys } from "@mailstop/blob-store";
 import { markTransactionsDone } from "@mailstop/db";
 import { type Delivery, INLINE_RAW_MAX_BYTES } from "@mailstop/messaging";
 import type { AcceptedRecipient, SmtpEdgeDeps } from "./deps";
 import { REPLY } from "./smtp-reply";
 
-/**
- * How long the edge waits for the object store, and then for the ledger, before answering
- * 451: a hung engine must not hold DATA open.
- */
-export const STORE_TIMEOUT_MS = 10_000;
+/** How long the edge waits for each durable write before answering 451 (see ACCEPT_WRITE_DEADLINE_MS). */
+export const STORE_TIMEOUT_MS = ACCEPT_WRITE_DEADLINE_MS;
 
 /** Resolves when every put has settled, rejecting if any failed or the deadline passed first. */
 async function storeAll(puts: Promise<unknown>[], timeoutMs: number): Promise<void> {

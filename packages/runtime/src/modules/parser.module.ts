@@ -1,5 +1,5 @@
 import type { JobWorker } from "@mailstop/messaging";
-import { parserJobs, reconcileJob } from "@mailstop/parser";
+import { parserJobs, startReconciler } from "@mailstop/parser";
 import { type RuntimeContext, type ServiceModule, requireBlobs, requireDb, requireMessaging } from "../module";
 
 /** How often raw objects nothing knows are looked for (they are a day old before they go). */
@@ -18,19 +18,20 @@ export function parserModule(context: RuntimeContext): ServiceModule {
   };
   const jobs = parserJobs(deps);
   let worker: JobWorker | undefined;
+  let reconciler: { stop(): Promise<void> } | undefined;
   return {
     name: "parser",
     async start() {
       // Every parser declares the same schedule; the queue keeps one.
       await messaging.queue.schedule("reap", {}, context.config.reapIntervalSeconds * 1000);
-      // A transaction is requeued between one and one and a half grace periods after its 250.
-      await messaging.queue.schedule("reconcile", {}, Math.max(1, Math.ceil(context.config.reconcileGraceSeconds / 2)) * 1000);
       await messaging.queue.schedule("sweep-orphans", {}, SWEEP_INTERVAL_MS);
       worker = messaging.startWorker(jobs, { concurrency: context.config.parserConcurrency, lockDurationMs: context.config.jobLockMs });
-      // At every start too, not only on the schedule: what a crash left open is repaired first.
-      reconcileJob(deps)().catch((error: unknown) => context.logger.warn({ err: error }, "reconciler at start failed; the schedule runs it again"));
+      // A transaction is requeued between one and one and a half grace periods after its 250
+      // (at least RECONCILE_MIN_AGE_S), whatever happened to Redis meanwhile.
+      reconciler = startReconciler(deps);
     },
     async stop() {
+      await reconciler?.stop();
       await worker?.close();
     },
     ready: async () => worker !== undefined,
