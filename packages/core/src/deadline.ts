@@ -5,6 +5,14 @@
  */
 export const ACCEPT_WRITE_DEADLINE_MS = 10_000;
 
+/**
+ * The youngest a ledger row may be when the reconciler takes it, whatever the grace: past the
+ * edge's write deadline, with room for its clean-up. A row younger than that may belong to a
+ * transaction the edge is about to answer 451 (its raw put still hanging): parsed as well, it
+ * would become a second copy once the sender retries (seen with a 3 s grace and a frozen store).
+ */
+export const RECONCILE_MIN_AGE_S = ACCEPT_WRITE_DEADLINE_MS / 1000 + 5;
+
 /** What {@link withinDeadline} rejects with when the deadline passes first. */
 export class DeadlineExceeded extends Error {
   override name = "DeadlineExceeded";

@@ -1,17 +1,10 @@
-import { ACCEPT_WRITE_DEADLINE_MS } from "@mailstop/core";
+import { RECONCILE_MIN_AGE_S } from "@mailstop/core";
 import { type AcceptedTransaction, claimStaleTransactions } from "@mailstop/db";
 import type { ParseMessageJob } from "@mailstop/messaging";
 import type { ParserDeps } from "./deps";
 
 const BATCH = 200;
 
-/**
- * The youngest a ledger row may be when the reconciler takes it, whatever the grace: past the
- * edge's write deadline, with room for its clean-up. A row younger than that may belong to a
- * transaction the edge is about to answer 451 (its raw put still hanging): parsed as well, it
- * would become a second copy once the sender retries (seen with a 3 s grace and a frozen store).
- */
-export const RECONCILE_MIN_AGE_S = ACCEPT_WRITE_DEADLINE_MS / 1000 + 5;
 
 /** The parse job of a ledger row: what the edge enqueued, but the raw bytes (read back from the store). */
 export function parseJobOf(transaction: AcceptedTransaction): ParseMessageJob {

@@ -1,6 +1,6 @@
 import { once } from "node:events";
 import { blobKeys } from "@mailstop/blob-store";
-import { newId, newTransactionId } from "@mailstop/core";
+import { RECONCILE_MIN_AGE_S, newId, newTransactionId } from "@mailstop/core";
 import { ledgerState, recordAcceptedTransactions } from "@mailstop/db";
 import { createRedis } from "@mailstop/messaging";
 import { createLogger } from "@mailstop/logging";
@@ -17,7 +17,7 @@ import {
   uniqueTag,
 } from "@mailstop/testkit";
 import type { ParserDeps } from "./deps";
-import { RECONCILE_MIN_AGE_S, reconcileJob } from "./reconcile.job";
+import { reconcileJob } from "./reconcile.job";
 import { sweepOrphansJob } from "./sweep-orphans.job";
 
 const DAY_MS = 86_400_000;
