@@ -9,7 +9,7 @@ import { type Child, freePort, startChild, waitForHttp, waitForPort } from "../l
 import type { Destination, Target } from "./target";
 
 const REPO = join(__dirname, "..", "..", "..");
-const S3_SERVER = join(__dirname, "..", "servers", "s3-server.ts");
+const S3_SERVER = join(REPO, "packages", "deploy", "src", "s3-server.main.ts");
 const PROBE = join(__dirname, "..", "servers", "probe.cjs");
 
 export interface MailstopOptions {

@@ -2,4 +2,4 @@ export { FLEET_SERVICES, FLEET_JOBS, fleetService, workloadName, containerHealth
 export { EDGE_ROUTES, LONG_LIVED_TIMEOUT_S, routeOf, type EdgeRoute, type EdgeUpstream } from "./edge-routes";
 export { startFleet, findExecutable, mailstopBin, type Fleet, type FleetOptions, type FleetProcess } from "./fleet";
 export type { ProcessExit } from "./managed-process";
-export { freePort, tcpAnswers } from "./probes";
+export { freePort, httpOk, tcpAnswers } from "./probes";

@@ -1,7 +1,8 @@
 /**
- * The S3 server mailstop stores into during the benchmark (npm s3rver, the S3 stand-in of this
- * repository's tests), in its own process so its CPU is not the load generator's.
- * Usage: s3-server.ts <port> <directory>
+ * An s3rver (npm s3rver, the S3 stand-in of this repository's tests) in a process of its own,
+ * for the benchmark and the fault drills: its CPU is not the caller's, and a drill can kill it,
+ * freeze it (SIGSTOP) and start it again on the same port and directory. mailstop creates its
+ * bucket. Usage: s3-server.main.ts <port> <directory>
  */
 // s3rver ships no types.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -16,3 +17,6 @@ new S3rver({ port: Number(port), address: "127.0.0.1", silent: true, directory, 
   },
 );
 process.on("SIGTERM", () => process.exit(0));
+
+// A module, not a script: its names stay its own in the repository's single type-check program.
+export {};

@@ -1,0 +1,21 @@
+import type { DrillCase } from "../harness/drill";
+import { badInputCases } from "./bad-input";
+import { kill9Cases } from "./kill9";
+import { objectStoreCases } from "./object-store";
+import { postgresCases } from "./postgres";
+import { pubsubCases } from "./pubsub";
+import { redisCases } from "./redis";
+import { sigtermCases } from "./sigterm";
+
+/** Every case, in the table's order. */
+export const ALL_CASES: readonly DrillCase[] = [
+  ...kill9Cases,
+  ...redisCases,
+  ...postgresCases,
+  ...objectStoreCases,
+  ...pubsubCases,
+  ...sigtermCases,
+  ...badInputCases,
+];
+
+export const DRILL_IDS = [...new Set(ALL_CASES.map((c) => c.id))];
