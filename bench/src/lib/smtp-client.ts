@@ -1,10 +1,7 @@
 import { type Socket, createConnection } from "node:net";
+import { type SmtpReply, SmtpReplyReader } from "@mailstop/deploy";
 
-/** One SMTP reply: its code and its text (continuation lines joined). */
-export interface Reply {
-  code: number;
-  text: string;
-}
+export type Reply = SmtpReply;
 
 /**
  * A small SMTP client for load generation: one connection, commands in order, MAIL, RCPT and
@@ -13,8 +10,7 @@ export interface Reply {
  * the server share the cores.
  */
 export class SmtpClient {
-  private buffer = "";
-  private lines: string[] = [];
+  private readonly reader = new SmtpReplyReader();
   private readonly pending: Array<{ resolve: (reply: Reply) => void; reject: (error: Error) => void }> = [];
   private failure: Error | null = null;
 
@@ -46,19 +42,7 @@ export class SmtpClient {
   }
 
   private onData(chunk: string): void {
-    this.buffer += chunk;
-    let index: number;
-    while ((index = this.buffer.indexOf("\r\n")) >= 0) {
-      const line = this.buffer.slice(0, index);
-      this.buffer = this.buffer.slice(index + 2);
-      this.lines.push(line);
-      // "250-…" continues a reply, "250 …" ends it.
-      if (line.length < 4 || line[3] !== "-") {
-        const text = this.lines.map((l) => l.slice(4)).join("\n");
-        this.lines = [];
-        this.pending.shift()?.resolve({ code: Number(line.slice(0, 3)), text });
-      }
-    }
+    for (const reply of this.reader.push(chunk)) this.pending.shift()?.resolve(reply);
   }
 
   private read(): Promise<Reply> {

@@ -1,10 +1,7 @@
 import { type Socket, createConnection } from "node:net";
+import { type SmtpReply, SmtpReplyReader } from "@mailstop/deploy";
 
-/** One SMTP reply: its code and its text (continuation lines joined). */
-export interface Reply {
-  code: number;
-  text: string;
-}
+export type Reply = SmtpReply;
 
 /** The connection ended or said nothing within the deadline: the outcome is unknown. */
 export class NoReply extends Error {}
@@ -15,8 +12,7 @@ export class NoReply extends Error {}
  * crash must show up as a missing reply, never as a hang.
  */
 export class SmtpSession {
-  private buffer = "";
-  private lines: string[] = [];
+  private readonly reader = new SmtpReplyReader();
   private readonly replies: Reply[] = [];
   private waiter: (() => void) | null = null;
   private ended: Error | null = null;
@@ -51,18 +47,7 @@ export class SmtpSession {
   }
 
   private onData(chunk: string): void {
-    this.buffer += chunk;
-    let index: number;
-    while ((index = this.buffer.indexOf("\r\n")) >= 0) {
-      const line = this.buffer.slice(0, index);
-      this.buffer = this.buffer.slice(index + 2);
-      this.lines.push(line);
-      // "250-…" continues a reply, "250 …" ends it.
-      if (line.length < 4 || line[3] !== "-") {
-        this.replies.push({ code: Number(line.slice(0, 3)), text: this.lines.map((l) => l.slice(4)).join("\n") });
-        this.lines = [];
-      }
-    }
+    this.replies.push(...this.reader.push(chunk));
     this.wake();
   }
 
