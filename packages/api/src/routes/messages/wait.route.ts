@@ -201,24 +201,20 @@ export const waitRoute = ({ db, config, logger, blobs, bus, slots, shutdown }: W
       });
     }
     const arrivals = new ArrivalQueue(body.match === undefined ? startedAt : startedAt - RECHECK_LOOKBACK_MS);
+    const leave = arrivals.leave.bind(arrivals);
+    const view: ViewOptions = { formats: body.format ?? [], previewChars: body.preview_chars, origin: config.http.publicUrl, blobs };
+    // Everything taken from here on, the slot first, is given back in the one `finally` below,
+    // even when the subscribe fails (the Redis bus gives up after 5 s).
+    let unsubscribe: (() => Promise<void>) | undefined;
+    let forgetShutdown: (() => void) | undefined;
     // Held before it subscribes: a resubscribe from then on has it look at what was stored.
     const forgetHeld = held.hold(auth.project.id, inbox.id, arrivals);
-    let unsubscribe: () => Promise<void>;
     try {
       unsubscribe = await bus.subscribeArrivals(inbox.id, (event) => arrivals.push(event));
-    } catch (error) {
-      forgetHeld();
-      await slot.release();
-      throw error;
-    }
-    const leave = arrivals.leave.bind(arrivals);
-    res.once("close", leave);
-    // A waiter going down ends its waits at once, so the HTTP listener can close without
-    // cutting them; the client retries (to another waiter in a fleet).
-    const forgetShutdown = onAbort(shutdown, leave);
-    const view: ViewOptions = { formats: body.format ?? [], previewChars: body.preview_chars, origin: config.http.publicUrl, blobs };
-
-    try {
+      res.once("close", leave);
+      // A waiter going down ends its waits at once, so the HTTP listener can close without
+      // cutting them; the client retries (to another waiter in a fleet).
+      forgetShutdown = onAbort(shutdown, leave);
       if (body.match !== undefined) {
         const [stored] = await listReadableMessages(db, auth.project.id, filter, { beforeSeq: null, limit: 1 });
         if (stored) return await matchedReply(stored, view, startedAt);
@@ -257,9 +253,9 @@ export const waitRoute = ({ db, config, logger, blobs, bus, slots, shutdown }: W
       };
     } finally {
       res.off("close", leave);
-      forgetShutdown();
+      forgetShutdown?.();
       forgetHeld();
-      await Promise.all([unsubscribe(), slot.release()]);
+      await Promise.all([unsubscribe?.(), slot.release()]);
     }
   });
 };
