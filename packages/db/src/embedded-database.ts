@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { Kysely } from "kysely";
 import type { Db } from "./database";
+import { templateFor } from "./embedded-template";
 import type { Database } from "./tables";
 
 /**
@@ -20,14 +21,16 @@ function parsers({ types }: typeof import("@electric-sql/pglite")) {
  * The embedded stand-in for PostgreSQL: PGlite (PostgreSQL compiled to WebAssembly) in this
  * process, keeping its files under `directory` (or in memory when null). The same migrations
  * and queries run on it; kysely-pglite-dialect serialises every query and transaction onto
- * its single connection.
+ * its single connection. A new database starts from the install's pre-built template when
+ * there is one for today's schema (embedded-template.ts), else from initdb.
  */
-export function createEmbeddedDatabase(directory: string | null): Db {
+export function createEmbeddedDatabase(directory: string | null, templateDir?: string): Db {
   // Loaded here, not at the top: importing PGlite maps its WebAssembly build, ~45 MB of RSS in
   // every process that loads @mailstop/db, and only the monolith without DATABASE_URL uses it.
   const pgliteModule = require("@electric-sql/pglite") as typeof import("@electric-sql/pglite");
   const { PGliteDialect } = require("kysely-pglite-dialect") as typeof import("kysely-pglite-dialect");
   if (directory !== null) mkdirSync(directory, { recursive: true });
-  const pglite = new pgliteModule.PGlite(directory ?? undefined, { parsers: parsers(pgliteModule) });
+  // "memory://", not undefined, for an in-memory database: PGlite ignores loadDataDir without a data dir.
+  const pglite = new pgliteModule.PGlite(directory ?? "memory://", { parsers: parsers(pgliteModule), loadDataDir: templateFor(directory, templateDir) });
   return new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
 }

@@ -14,3 +14,4 @@ export * from "./repositories/reaper.repository";
 export * from "./repositories/stream-token.repository";
 export * from "./repositories/job.repository";
 export * from "./repositories/ledger.repository";
+export { buildEmbeddedTemplate, embeddedTemplatePath } from "./embedded-template";

@@ -1,0 +1,63 @@
+import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { sql } from "kysely";
+import { buildEmbeddedTemplate, embeddedTemplatePath } from "./embedded-template";
+import { type Db, createEmbeddedDatabase, migrateToLatest } from "./index";
+import { MIGRATIONS } from "./migrations";
+
+async function appliedMigrations(db: Db): Promise<string[]> {
+  const exists = await sql<{ present: boolean }>`select to_regclass('kysely_migration') is not null as present`.execute(db);
+  if (!exists.rows[0]!.present) return [];
+  const rows = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(db);
+  return rows.rows.map((row) => row.name);
+}
+
+describe("the embedded database's pre-built template", () => {
+  let root: string;
+  let templateDir: string;
+  const opened: Db[] = [];
+  const open = (directory: string | null, dir = templateDir): Db => {
+    const db = createEmbeddedDatabase(directory, dir);
+    opened.push(db);
+    return db;
+  };
+
+  beforeAll(async () => {
+    root = await mkdtemp(join(tmpdir(), "mailstop-template-"));
+    templateDir = join(root, "cache");
+    await buildEmbeddedTemplate(templateDir);
+  }, 60_000);
+
+  afterAll(async () => {
+    await Promise.all(opened.map((db) => db.destroy()));
+    await rm(root, { recursive: true, force: true });
+  });
+
+  it("is built once, under a name keyed by the PGlite version and the migrations, with no partial file left", async () => {
+    expect(await buildEmbeddedTemplate(templateDir)).toEqual({ path: embeddedTemplatePath(templateDir), built: false });
+    expect(await readdir(templateDir)).toEqual([embeddedTemplatePath(templateDir).split("/").pop()]);
+  });
+
+  it("gives a new database every migration before migrateToLatest runs, on disk and in memory", async () => {
+    const onDisk = open(join(root, "fresh"));
+    expect(await appliedMigrations(onDisk)).toEqual(Object.keys(MIGRATIONS));
+    expect(await migrateToLatest(onDisk)).toEqual([]);
+    expect(await appliedMigrations(open(null))).toEqual(Object.keys(MIGRATIONS));
+  }, 60_000);
+
+  it("never replaces an existing database: its rows survive a reopen", async () => {
+    const directory = join(root, "kept");
+    const first = open(directory);
+    await sql`create table kept_rows (n int)`.execute(first);
+    await sql`insert into kept_rows values (7)`.execute(first);
+    await first.destroy();
+    opened.splice(opened.indexOf(first), 1);
+    const reopened = open(directory);
+    expect((await sql<{ n: number }>`select n from kept_rows`.execute(reopened)).rows).toEqual([{ n: 7 }]);
+  }, 60_000);
+
+  it("without a template for today's schema, the database is created empty by initdb", async () => {
+    expect(await appliedMigrations(open(null, join(root, "no-template-here")))).toEqual([]);
+  }, 60_000);
+});
