@@ -12,6 +12,11 @@ import { revokeApiKeyRoute } from "./routes/admin/revoke-api-key.route";
 import { updateOrganisationRoute } from "./routes/admin/update-organisation.route";
 import { updateProjectRoute } from "./routes/admin/update-project.route";
 import { checkAuthRoute } from "./routes/auth/check-auth.route";
+import { createDomainRoute } from "./routes/domains/create-domain.route";
+import { deleteDomainRoute } from "./routes/domains/delete-domain.route";
+import { getDomainRoute } from "./routes/domains/get-domain.route";
+import { listDomainsRoute } from "./routes/domains/list-domains.route";
+import { verifyDomainRoute } from "./routes/domains/verify-domain.route";
 import { ensureFixturesRoute } from "./routes/fixtures/ensure-fixtures.route";
 import { cleanupInboxesRoute } from "./routes/inboxes/cleanup-inboxes.route";
 import { createInboxRoute } from "./routes/inboxes/create-inbox.route";
@@ -54,6 +59,11 @@ export function apiHttpContributions(deps: ApiDeps): HttpContribution[] {
         getMessageBodyRoute(deps),
         getAttachmentRoute(deps),
         deleteMessageRoute(deps),
+        createDomainRoute(deps),
+        listDomainsRoute(deps),
+        getDomainRoute(deps),
+        verifyDomainRoute(deps),
+        deleteDomainRoute(deps),
       ],
     },
     {

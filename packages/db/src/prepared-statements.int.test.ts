@@ -48,7 +48,7 @@ describeWithEngines("prepared statements on PostgreSQL", "prepared statements ar
     const stored = (await storeMessageBatch(db, [storeInput(projectId, `raw/${newId("message")}`, [inbox.id], { subject: "Prepared" })]))[0]?.[0];
     expect((await findReadableMessage(db, projectId, stored!.messageId))?.row.subject).toBe("Prepared");
     expect(await findApiKeyByHash(db, Buffer.alloc(32))).toBeNull();
-    expect(await lookupRecipient(db, "nobody@mailstop.test", { kind: "shared", projectKey: "none" })).toEqual({ blocked: false, target: null });
+    expect(await lookupRecipient(db, "nobody@mailstop.test", { kind: "shared", projectKey: "none" })).toEqual({ blocked: false, target: null, domainVerified: null });
     // A wait's check of one arrival against its match, twice with other values: one statement.
     for (const subject of ["prepared", "other"]) {
       await listReadableMessages(db, projectId, { id: stored!.messageId, subjectContains: subject }, { beforeSeq: null, limit: 1 });

@@ -9,7 +9,8 @@ const SIM_REFUSALS = { "hard-bounce": REPLY.hardBounce, "soft-bounce": REPLY.sof
 /**
  * The receiving edge's decision for one RCPT: an inbox that exists (on the shared domain or a
  * verified domain), or a refusal. `sim.*` tags behave as SPEC.md's table; the refusing ones
- * need no inbox, nor does a refused greylist attempt. Throws the SMTP reply to send.
+ * need no inbox (on a custom domain, a verified one), nor does a refused greylist attempt on
+ * the shared domain. Throws the SMTP reply to send.
  */
 export async function resolveReceivingRecipient(deps: SmtpEdgeDeps, recipient: string, sender: string): Promise<AcceptedRecipient> {
   const address = recipient.toLowerCase();
@@ -21,17 +22,24 @@ export async function resolveReceivingRecipient(deps: SmtpEdgeDeps, recipient: s
   const sim = simBehaviourOf(tag);
   const refusing = sim !== null && REFUSING_SIMS.has(sim);
 
-  // The blocklist and the inbox in one round trip, on the path of every message's 250. The
-  // decisions below keep their order.
+  const customDomain = onShared ? null : address.slice(at + 1);
+
+  // The blocklist and the inbox (or, for a refusing sim on a custom domain, whether that
+  // domain is verified) in one round trip, on the path of every message's 250. The decisions
+  // below keep their order.
   const needsInbox = !refusing && !(onShared && shared === null);
-  const { blocked, target } = await lookupRecipient(
+  const { blocked, target, domainVerified } = await lookupRecipient(
     deps.db,
     address,
     !needsInbox ? null : shared !== null ? { kind: "shared", projectKey: shared.projectKey } : { kind: "custom" },
+    refusing ? customDomain : null,
   );
   if (blocked) throw REPLY.blocked();
 
   if (onShared && shared === null) throw REPLY.unknownRecipient();
+  // A custom domain receives only when verified, and only for its inboxes: a sim rehearses
+  // there only on a verified domain, and nothing else waits for a greylist retry.
+  if (customDomain !== null && (refusing ? domainVerified !== true : target === null)) throw REPLY.unknownRecipient();
   if (refusing) throw SIM_REFUSALS[sim as keyof typeof SIM_REFUSALS]();
   if (sim === "greylist" && (await deps.greylist.refuses(sender, address))) throw REPLY.greylisted();
 

@@ -7,6 +7,7 @@ import * as createEventStream from "./2026_11_22_000500_create_event_stream";
 import * as createJobs from "./2026_11_23_000100_create_jobs";
 import * as bodiesInRows from "./2026_11_23_000200_bodies_in_rows";
 import * as createAcceptedTransactions from "./2026_11_24_000100_create_accepted_transactions";
+import * as domainChecks from "./2026_11_25_000100_domain_checks";
 
 /**
  * Every migration, in order. A static index (not a folder scan) so bundlers and the
@@ -21,4 +22,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   "2026_11_23_000100_create_jobs": createJobs,
   "2026_11_23_000200_bodies_in_rows": bodiesInRows,
   "2026_11_24_000100_create_accepted_transactions": createAcceptedTransactions,
+  "2026_11_25_000100_domain_checks": domainChecks,
 };

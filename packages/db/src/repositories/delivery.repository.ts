@@ -32,20 +32,34 @@ function targetQuery(db: Db, address: string, route: RecipientRoute) {
 /**
  * What the receiving edge needs to decide one RCPT, in one round trip on the path of every
  * message's 250: whether the address is blocked, and its inbox when `route` says where to look
- * (null: the address needs no inbox, e.g. a refusing `sim.*` tag).
+ * (null: the address needs no inbox, e.g. a refusing `sim.*` tag). `verifiedDomain` also asks
+ * whether that custom domain is verified, for a recipient that needs no inbox but must still
+ * be on a domain the service receives for.
  */
-export async function lookupRecipient(db: Db, address: string, route: RecipientRoute | null): Promise<{ blocked: boolean; target: DeliveryTarget | null }> {
+export async function lookupRecipient(
+  db: Db,
+  address: string,
+  route: RecipientRoute | null,
+  verifiedDomain: string | null = null,
+): Promise<{ blocked: boolean; target: DeliveryTarget | null; domainVerified: boolean | null }> {
   const lower = address.toLowerCase();
   const query = db
     .selectNoFrom((eb) => [
       eb.exists(eb.selectFrom("blocked_recipients").select("address").where("address", "=", lower)).as("blocked"),
       (route === null ? sql<null>`null` : jsonObjectFrom(targetQuery(db, lower, route))).as("target"),
+      verifiedDomain === null
+        ? sql<null>`null`.as("domain_verified")
+        : eb.exists(eb.selectFrom("domains").select("id").where("domain", "=", verifiedDomain.toLowerCase()).where("status", "=", "verified")).as("domain_verified"),
     ])
     .compile();
-  // Three texts (one per kind of route), each a lookup by unique keys: prepared.
+  // A handful of texts (one per kind of route, and the domain question), each a lookup by unique keys: prepared.
   prepareVaryingStatement(query.sql);
   const [row] = (await db.executeQuery(query)).rows;
-  return { blocked: row!.blocked === true, target: row!.target === null ? null : toTarget(row!.target) };
+  return {
+    blocked: row!.blocked === true,
+    target: row!.target === null ? null : toTarget(row!.target),
+    domainVerified: row!.domain_verified === null ? null : row!.domain_verified === true,
+  };
 }
 
 function toTarget(row: { inbox_id: string; project_id: string; project_key: string; ingest_ceiling: string | number | null }): DeliveryTarget {

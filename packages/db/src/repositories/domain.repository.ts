@@ -1,4 +1,8 @@
+import type { Selectable } from "kysely";
 import type { Db } from "../database";
+import type { DomainCheck, DomainsTable } from "../tables/inbox.table";
+
+export type { DomainCheck } from "../tables/inbox.table";
 
 export interface Domain {
   id: string;
@@ -8,17 +12,11 @@ export interface Domain {
   ownershipToken: string;
   createdAt: Date;
   verifiedAt: Date | null;
+  lastCheckedAt: Date | null;
+  lastCheck: DomainCheck | null;
 }
 
-function toDomain(row: {
-  id: string;
-  project_id: string;
-  domain: string;
-  status: "pending" | "verified";
-  ownership_token: string;
-  created_at: Date;
-  verified_at: Date | null;
-}): Domain {
+function toDomain(row: Selectable<DomainsTable>): Domain {
   return {
     id: row.id,
     projectId: row.project_id,
@@ -27,7 +25,79 @@ function toDomain(row: {
     ownershipToken: row.ownership_token,
     createdAt: row.created_at,
     verifiedAt: row.verified_at,
+    lastCheckedAt: row.last_checked_at,
+    lastCheck: row.last_check,
   };
+}
+
+/** The project's domain with that id; another project's domain is invisible. */
+export async function findDomainById(db: Db, projectId: string, id: string): Promise<Domain | null> {
+  const row = await db.selectFrom("domains").selectAll().where("project_id", "=", projectId).where("id", "=", id).executeTakeFirst();
+  return row ? toDomain(row) : null;
+}
+
+/** The project's domains, newest first (ids are time-ordered), keyset-paged. */
+export async function listDomains(db: Db, projectId: string, page: { beforeId: string | null; limit: number }): Promise<Domain[]> {
+  let query = db.selectFrom("domains").selectAll().where("project_id", "=", projectId);
+  if (page.beforeId !== null) query = query.where("id", "<", page.beforeId);
+  const rows = await query.orderBy("id", "desc").limit(page.limit).execute();
+  return rows.map(toDomain);
+}
+
+/**
+ * Frees `domain` when another claim on it is still pending `days` after its creation: an
+ * unverified claim must not hold a name forever against the project that really owns it. A
+ * pending domain has no inboxes (they need a verified one), so nothing else goes with it.
+ */
+export async function releaseStalePendingClaim(db: Db, domain: string, days: number): Promise<boolean> {
+  const released = await db
+    .deleteFrom("domains")
+    .where("domain", "=", domain.toLowerCase())
+    .where("status", "=", "pending")
+    .where("created_at", "<", new Date(Date.now() - days * 86_400_000))
+    .executeTakeFirst();
+  return released.numDeletedRows > 0n;
+}
+
+/**
+ * Stores what a verification found. A check that found everything verifies a pending domain;
+ * `becameVerified` is true only for the call that made that transition (so its event is raised
+ * once). A verified domain stays verified: records removed later do not take inboxes away.
+ */
+export async function recordDomainCheck(db: Db, projectId: string, id: string, check: DomainCheck): Promise<{ domain: Domain; becameVerified: boolean } | null> {
+  return db.transaction().execute(async (trx) => {
+    const before = await trx.selectFrom("domains").select("status").where("project_id", "=", projectId).where("id", "=", id).forUpdate().executeTakeFirst();
+    if (before === undefined) return null;
+    const verifyNow = check.ok && before.status === "pending";
+    const row = await trx
+      .updateTable("domains")
+      .set({
+        last_checked_at: new Date(),
+        last_check: JSON.stringify(check),
+        ...(verifyNow ? { status: "verified" as const, verified_at: new Date() } : {}),
+      })
+      .where("id", "=", id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return { domain: toDomain(row), becameVerified: verifyNow };
+  });
+}
+
+/**
+ * Deletes the project's domain unless inboxes live on it. The domain row is locked first, so an
+ * inbox being created on it at that moment (its foreign key locks the same row) is either
+ * counted or created after the domain is gone (and then fails on the key).
+ */
+export async function deleteDomainIfUnused(db: Db, projectId: string, id: string): Promise<{ found: false } | { found: true; deleted: boolean; inboxCount: number }> {
+  return db.transaction().execute(async (trx) => {
+    const row = await trx.selectFrom("domains").select("id").where("project_id", "=", projectId).where("id", "=", id).forUpdate().executeTakeFirst();
+    if (row === undefined) return { found: false };
+    const { count } = await trx.selectFrom("inboxes").select((eb) => eb.fn.countAll<string>().as("count")).where("domain_id", "=", id).executeTakeFirstOrThrow();
+    const inboxCount = Number(count);
+    if (inboxCount > 0) return { found: true, deleted: false, inboxCount };
+    await trx.deleteFrom("domains").where("id", "=", id).execute();
+    return { found: true, deleted: true, inboxCount: 0 };
+  });
 }
 
 /** The project's domain of that name; another project's domain is invisible. */

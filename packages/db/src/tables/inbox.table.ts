@@ -10,6 +10,16 @@ export interface DomainsTable {
   ownership_token: string;
   created_at: ColumnType<Date, Date | undefined, never>;
   verified_at: Date | null;
+  last_checked_at: Date | null;
+  last_check: ColumnType<DomainCheck | null, string | null, string | null>;
+}
+
+/** What one DNS verification found: `missing` names each record not found ("txt", "mx"). */
+export interface DomainCheck {
+  ok: boolean;
+  missing: ("txt" | "mx")[];
+  /** Why, in words: each lookup's answer or error, for the person publishing the records. */
+  detail: string;
 }
 
 export interface InboxesTable {

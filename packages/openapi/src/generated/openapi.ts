@@ -458,7 +458,8 @@ export interface paths {
          *     publish plus an ownership token; nothing is routed to it until it is verified with
          *     `POST /v1/domains/{id}/verify`. The name is lower-cased. Public suffixes and the
          *     service's own domains are refused (400); a domain already claimed by any project gives
-         *     409 `conflict` (domain names are globally unique).
+         *     409 `conflict` (domain names are globally unique). A claim still pending 7 days after
+         *     its creation is released, so another project may claim the name.
          */
         post: operations["createDomain"];
         delete?: never;
@@ -486,7 +487,7 @@ export interface paths {
         post?: never;
         /**
          * Remove a domain
-         * @description Releases the claim on the domain. Refused with 409 `conflict` while inboxes still exist on it; delete them first.
+         * @description Releases the claim on the domain. Refused with 409 `conflict` while inboxes still exist on it (`details.inbox_count`); delete them first.
          */
         delete: operations["deleteDomain"];
         options?: never;
@@ -505,10 +506,11 @@ export interface paths {
         put?: never;
         /**
          * Verify a domain's DNS records
-         * @description Checks the published DNS records now. When they are satisfied the domain becomes
-         *     `verified` and inboxes may be created on it. When they are not yet satisfied the call
-         *     fails with 409 `domain_not_verified` (retryable; `retry_after_seconds` is about 60) and
-         *     the domain stays `pending`. Verifying an already verified domain returns it unchanged.
+         * @description Looks up the published DNS records now (within 5 s). When both are found the domain
+         *     becomes `verified` and inboxes may be created on it. Otherwise it stays `pending` and
+         *     `last_check.missing` names each record not found; creating an inbox on it meanwhile
+         *     gives 409 `domain_not_verified` (retryable after about 60 s). A DNS error or timeout
+         *     also leaves it pending. Verifying an already verified domain returns it unchanged.
          */
         post: operations["verifyDomain"];
         delete?: never;
@@ -1171,23 +1173,48 @@ export interface components {
         };
         DnsRecord: {
             /** @enum {string} */
-            type: "MX" | "TXT" | "CNAME";
+            type: "MX" | "TXT";
+            /** @description The record's owner name (fully qualified, no trailing dot). */
             name: string;
+            /** @description The MX host, or the TXT string to publish exactly. */
             value: string;
+            /** @description MX preference (MX records only). */
+            priority?: number;
+        };
+        /** @description What the last verification found. */
+        DomainCheck: {
+            /** @description True when every record was found. */
+            ok: boolean;
+            /** @description Each record not found (`txt`, `mx`); a lookup that failed or timed out counts as not found. */
+            missing: ("txt" | "mx")[];
+            /** @description What each lookup answered, in words. */
+            detail: string;
         };
         Domain: {
             /** @description Domain id (`dom_…`). */
             id: string;
+            /** @description Lower-cased and IDNA-encoded (`xn--…` for non-ASCII labels). */
             domain: string;
             /** @enum {string} */
             status: "pending" | "verified";
-            /** @description Records to publish (MX to the receiving edge, TXT with the ownership token). */
+            /** @description The ownership token, published in the TXT record. */
+            verification_token: string;
+            /**
+             * @description Records to publish: `TXT _mailstop-verification.<domain>` with
+             *     `mailstop-verification=<token>`, and `MX <domain>` to the receiving edge, priority 10.
+             */
             dns_records: components["schemas"]["DnsRecord"][];
-            ownership_token: string;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
             verified_at: string | null;
+            /**
+             * Format: date-time
+             * @description When the DNS records were last looked up; null before the first verify.
+             */
+            last_checked_at: string | null;
+            /** @description What the last verification found; null before the first verify. */
+            last_check: components["schemas"]["DomainCheck"] | null;
         };
         DomainList: {
             data: components["schemas"]["Domain"][];
@@ -2286,7 +2313,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The verified domain. */
+            /** @description The domain after the check, verified or still pending. */
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
@@ -2300,7 +2327,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["Internal"];
         };

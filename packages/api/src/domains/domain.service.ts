@@ -1,0 +1,51 @@
+import { randomBytes } from "node:crypto";
+import { MailstopError, isId, newId } from "@mailstop/core";
+import { type Db, type Domain, findDomainById, inTransaction, insertDomain, isUniqueViolation, releaseStalePendingClaim } from "@mailstop/db";
+import type { Logger } from "@mailstop/logging";
+import { invalidRequest } from "@mailstop/openapi";
+import { type ServiceNames, checkDomainName } from "./domain-name";
+
+/** A claim still pending this many days after its creation no longer holds the name. */
+export const PENDING_CLAIM_DAYS = 7;
+
+/** The unique index on domain names (one claim per name across all projects). */
+const DOMAIN_NAME_CONSTRAINT = "domains_domain_key";
+
+/**
+ * Claims `name` for the project, pending, with a fresh ownership token. A stale pending claim
+ * by anyone is released first, in the same transaction; any other claim is a 409 `conflict`
+ * that does not say which project holds it.
+ */
+export async function claimDomain(db: Db, projectId: string, name: string, service: ServiceNames): Promise<Domain> {
+  const checked = checkDomainName(name, service);
+  if (!checked.ok) invalidRequest([{ in: "body", path: "/domain", message: checked.reason }], `${name} cannot receive mail here: it ${checked.reason}.`);
+  try {
+    return await inTransaction(db, async (trx) => {
+      await releaseStalePendingClaim(trx, checked.domain, PENDING_CLAIM_DAYS);
+      return insertDomain(trx, { id: newId("domain"), projectId, domain: checked.domain, ownershipToken: randomBytes(18).toString("base64url") });
+    });
+  } catch (error) {
+    if (isUniqueViolation(error, DOMAIN_NAME_CONSTRAINT)) {
+      throw new MailstopError("conflict", `The domain ${checked.domain} is already claimed.`, { details: { domain: checked.domain } });
+    }
+    throw error;
+  }
+}
+
+export const domainNotFound = (reference: string) =>
+  new MailstopError("domain_not_found", `No domain ${reference} on this project.`, { details: { domain_id: reference } });
+
+/** The project's domain with that id, or `domain_not_found` (also for another project's). */
+export async function requireDomain(db: Db, projectId: string, id: string): Promise<Domain> {
+  const domain = isId("domain", id) ? await findDomainById(db, projectId, id) : null;
+  if (domain === null) throw domainNotFound(id);
+  return domain;
+}
+
+/**
+ * What happens once a domain is verified. Today a log line; this is where the `domain.verified`
+ * audit entry and webhook event are raised once those exist.
+ */
+export function domainVerified(logger: Logger, domain: Domain): void {
+  logger.info({ project_id: domain.projectId, domain_id: domain.id, domain: domain.domain }, "domain verified");
+}

@@ -1,0 +1,19 @@
+import { MailstopError } from "@mailstop/core";
+import { deleteDomainIfUnused } from "@mailstop/db";
+import { type ApiDeps, publicRoute } from "../../deps";
+import { domainNotFound, requireDomain } from "../../domains/domain.service";
+
+/** DELETE /v1/domains/{id}: releases the claim; refused while inboxes live on the domain. */
+export const deleteDomainRoute = ({ db }: ApiDeps) =>
+  publicRoute("deleteDomain", async ({ auth, params }) => {
+    const domain = await requireDomain(db, auth.project.id, params.id);
+    const result = await deleteDomainIfUnused(db, auth.project.id, domain.id);
+    // Lost a race with a concurrent delete: gone, as any unknown domain.
+    if (!result.found) throw domainNotFound(params.id);
+    if (!result.deleted) {
+      throw new MailstopError("conflict", `${result.inboxCount} inbox(es) still live on ${domain.domain}; delete them first.`, {
+        details: { domain_id: domain.id, inbox_count: result.inboxCount },
+      });
+    }
+    return { status: 200, body: { id: domain.id, deleted: true } };
+  });

@@ -1,0 +1,24 @@
+import { recordDomainCheck } from "@mailstop/db";
+import { type ApiDeps, publicRoute } from "../../deps";
+import { DnsVerifier } from "../../domains/dns-verification";
+import { domainNotFound, domainVerified, requireDomain } from "../../domains/domain.service";
+import { toDomainView } from "../../domains/domain.view";
+
+/**
+ * POST /v1/domains/{id}/verify: looks the records up now and answers 200 with the domain,
+ * verified or still pending with `last_check.missing`. A verified domain is returned as it is,
+ * without a lookup: later DNS changes never take its inboxes away.
+ */
+export const verifyDomainRoute = ({ db, config, logger }: ApiDeps) => {
+  const verifier = new DnsVerifier(config.dnsServers, config.mxHost);
+  return publicRoute("verifyDomain", async ({ auth, params }) => {
+    const domain = await requireDomain(db, auth.project.id, params.id);
+    if (domain.status === "verified") return { status: 200, body: toDomainView(domain, config.mxHost) };
+    const check = await verifier.check(domain.domain, domain.ownershipToken);
+    const recorded = await recordDomainCheck(db, auth.project.id, domain.id, check);
+    // Deleted while its records were being looked up.
+    if (recorded === null) throw domainNotFound(params.id);
+    if (recorded.becameVerified) domainVerified(logger, recorded.domain);
+    return { status: 200, body: toDomainView(recorded.domain, config.mxHost) };
+  });
+};
