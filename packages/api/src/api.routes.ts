@@ -1,7 +1,6 @@
 import type { HttpContribution } from "@mailstop/http";
 import { adminDocument, publicDocument } from "@mailstop/openapi";
-import type { ApiDeps } from "./deps";
-import { type WaiterDeps, waitRoute } from "./routes/messages/wait.route";
+import type { ApiDeps, WaiterDeps } from "./deps";
 import { blockRecipientRoute } from "./routes/admin/block-recipient.route";
 import { bootstrapRoute } from "./routes/admin/bootstrap.route";
 import { createApiKeyRoute } from "./routes/admin/create-api-key.route";
@@ -30,10 +29,12 @@ import { getAttachmentRoute } from "./routes/messages/get-attachment.route";
 import { getMessageBodyRoute } from "./routes/messages/get-message-body.route";
 import { getMessageRoute } from "./routes/messages/get-message.route";
 import { listMessagesRoute } from "./routes/messages/list-messages.route";
+import { waitRoute } from "./routes/messages/wait.route";
 import { abuseRoute } from "./routes/meta/abuse.route";
 import { docsRoute, mountDocsAssets } from "./routes/meta/docs.route";
 import { openApiRoute } from "./routes/meta/openapi.route";
 import { streamInboxEventsRoute } from "./routes/stream/stream-inbox-events.route";
+import { ArrivalChecks } from "./waits/arrival-checks";
 
 /** Everything the api service adds to the HTTP listener: public routes, then admin routes. */
 export function apiHttpContributions(deps: ApiDeps): HttpContribution[] {
@@ -83,7 +84,11 @@ export function apiHttpContributions(deps: ApiDeps): HttpContribution[] {
   ];
 }
 
-/** What the waiter service adds to the HTTP listener: the blocking wait and the event stream. */
+/**
+ * What the waiter service adds to the HTTP listener: the blocking wait and the event stream.
+ * Called once per waiter, it builds what that waiter's waits share.
+ */
 export function waiterHttpContributions(deps: WaiterDeps): HttpContribution[] {
-  return [{ document: publicDocument(), routes: [waitRoute(deps), streamInboxEventsRoute(deps)] }];
+  const checks = new ArrivalChecks(deps.db);
+  return [{ document: publicDocument(), routes: [waitRoute(deps, checks), streamInboxEventsRoute(deps)] }];
 }

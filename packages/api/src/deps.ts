@@ -2,6 +2,7 @@ import type { BlobStore } from "@mailstop/blob-store";
 import type { Config } from "@mailstop/config";
 import type { Db } from "@mailstop/db";
 import type { Logger } from "@mailstop/logging";
+import type { Bus, WaitSlots } from "@mailstop/messaging";
 import { defineOpenRoute, defineRoute } from "@mailstop/http";
 import type { AdminOperations, PublicOperations } from "@mailstop/openapi";
 
@@ -12,6 +13,14 @@ export interface ApiDeps {
   logger: Logger;
   /** The object store; null when the target runs without one (message bodies then answer 503). */
   blobs: BlobStore | null;
+}
+
+/** What the waiter's routes (the blocking wait, the event stream) need besides. */
+export interface WaiterDeps extends ApiDeps {
+  bus: Bus;
+  slots: WaitSlots;
+  /** Aborted when the process begins to shut down: open event streams end so clients reconnect elsewhere. */
+  shutdown: AbortSignal;
 }
 
 export const publicRoute = defineRoute<PublicOperations>();

@@ -2,8 +2,8 @@ import { newId } from "@mailstop/core";
 import { type TestProject, type TestServer, rawRequest, smtpTransport, startTestServer, uniqueTag } from "@mailstop/testkit";
 
 // Many waits blocked on one inbox hear each arrival at once and share the database's answer
-// about it (see SharedQuestions in wait.route.ts). Sharing must never hand a wait an answer
-// to another wait's question.
+// about it (see ArrivalChecks in src/waits/arrival-checks.ts). Sharing must never hand a wait
+// an answer to another wait's question.
 
 let server: TestServer;
 let project: TestProject;

@@ -3,13 +3,12 @@ import { MailstopError, asMailstopError } from "@mailstop/core";
 import { type Db, type Inbox, type StreamMessageRow, latestStreamSeq, listStreamMessages } from "@mailstop/db";
 import type { AuthContext } from "@mailstop/http";
 import type { PublicComponents } from "@mailstop/openapi";
-import { streamRoute } from "../../deps";
+import { type WaiterDeps, streamRoute } from "../../deps";
 import { requireInbox } from "../../inboxes/inbox.service";
 import { type ClosedReason, SseResponse } from "../../stream/sse-response";
 import { decodeStreamCursor, encodeStreamCursor } from "../../stream/stream-cursor";
 import { onAbort } from "../../stream/on-abort";
 import { StreamFollower } from "../../stream/stream-follower";
-import type { WaiterDeps } from "../messages/wait.route";
 
 type StreamMessageData = PublicComponents["schemas"]["StreamMessageData"];
 
