@@ -32,6 +32,15 @@ export interface Config {
   reconcileGraceSeconds: number;
   /** How old a raw object without a ledger row or message must be before the reaper deletes it. */
   orphanSweepAgeSeconds: number;
+  webhooks: {
+    /** MAILSTOP_SECRETS_KEY as given (hex or base64); null: the monolith generates one. */
+    secretsKey: string | null;
+    /** null: the environment's default (see MAILSTOP_WEBHOOK_ALLOW_NETWORKS). */
+    allowNetworks: string[] | null;
+    /** null: the default schedule. */
+    retryScheduleSeconds: number[] | null;
+    disableAfter: number;
+  };
   stream: { heartbeatSeconds: number; tokenTtlSeconds: number; maxDurationSeconds: number };
 }
 
@@ -104,6 +113,12 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     reapIntervalSeconds: raw.MAILSTOP_REAP_INTERVAL_S,
     reconcileGraceSeconds: raw.MAILSTOP_RECONCILE_GRACE_S,
     orphanSweepAgeSeconds: raw.MAILSTOP_ORPHAN_SWEEP_AGE_S,
+    webhooks: {
+      secretsKey: raw.MAILSTOP_SECRETS_KEY ?? null,
+      allowNetworks: raw.MAILSTOP_WEBHOOK_ALLOW_NETWORKS ?? null,
+      retryScheduleSeconds: raw.MAILSTOP_WEBHOOK_RETRY_SCHEDULE ?? null,
+      disableAfter: raw.MAILSTOP_WEBHOOK_DISABLE_AFTER,
+    },
     stream: {
       heartbeatSeconds: raw.MAILSTOP_HEARTBEAT_S,
       tokenTtlSeconds: raw.MAILSTOP_STREAM_TOKEN_TTL_S,

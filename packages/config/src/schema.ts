@@ -1,5 +1,5 @@
 import { port, str } from "envalid";
-import { adminToken, bootstrapApiKey, bootstrapSmtpPassword, domainName, engineUrl, hostPortList, origin, positiveInt } from "./validators";
+import { adminToken, bootstrapApiKey, bootstrapSmtpPassword, cidrList, domainName, engineUrl, hostPortList, origin, positiveInt, secondsList, secretsKey } from "./validators";
 
 /**
  * Every environment variable mailstop reads, grouped by the part of the product that uses it.
@@ -66,6 +66,18 @@ export const CONFIG_GROUPS = {
     }),
     MAILSTOP_ORPHAN_SWEEP_AGE_S: positiveInt({ default: 86_400, desc: "Age in seconds after which a raw object no accepted transaction or message knows is deleted by the reaper." }),
     MAILSTOP_SIM_DELAY_MS: positiveInt({ default: 5000, desc: "How long a sim.delay message stays invisible, in milliseconds." }),
+  },
+  webhooks: {
+    MAILSTOP_SECRETS_KEY: secretsKey({
+      default: undefined,
+      desc: "32-byte key (64 hex digits or base64) encrypting webhook secrets at rest. The monolith generates one under MAILSTOP_DATA_DIR when unset; split targets refuse to start without it.",
+    }),
+    MAILSTOP_WEBHOOK_ALLOW_NETWORKS: cidrList({
+      default: undefined,
+      desc: "CIDR networks webhooks may reach besides public unicast addresses (default: loopback and private ranges in `local`, none elsewhere).",
+    }),
+    MAILSTOP_WEBHOOK_RETRY_SCHEDULE: secondsList({ default: undefined, desc: "Seconds before each retry of a failed webhook delivery (default 5,300,1800,7200,18000,36000,36000: 8 attempts)." }),
+    MAILSTOP_WEBHOOK_DISABLE_AFTER: positiveInt({ default: 10, desc: "Consecutive events that exhausted their attempts after which an endpoint is disabled (disabled_reason failing)." }),
   },
   stream: {
     MAILSTOP_HEARTBEAT_S: positiveInt({

@@ -1,3 +1,4 @@
+import ipaddr from "ipaddr.js";
 import { makeValidator } from "envalid";
 import { apiKeyEnvironment } from "@mailstop/core";
 
@@ -66,4 +67,27 @@ export const hostPortList = makeValidator<string[]>((raw) => {
     }
   }
   return entries;
+});
+
+export const cidrList = makeValidator<string[]>((raw) => {
+  const entries = raw.split(",").map((entry) => entry.trim()).filter(Boolean);
+  for (const entry of entries) {
+    if (!ipaddr.isValidCIDR(entry)) throw new Error(`must be a comma-separated list of CIDR networks (10.0.0.0/8, fd00::/8), got "${entry}"`);
+  }
+  return entries;
+});
+
+export const secondsList = makeValidator<number[]>((raw) => {
+  const entries = raw.split(",").map((entry) => entry.trim());
+  if (entries.some((entry) => !/^[1-9]\d{0,6}$/.test(entry))) throw new Error(`must be a comma-separated list of whole seconds (5,300,1800), got "${raw}"`);
+  return entries.map(Number);
+});
+
+/** 32 bytes, as 64 hex digits or base64: the AES-256 key of secrets stored at rest. */
+export const secretsKey = makeValidator<string>((raw) => {
+  const bytes = /^[0-9a-f]{64}$/i.test(raw) ? Buffer.from(raw, "hex") : Buffer.from(raw, "base64");
+  if (bytes.length !== 32 || (!/^[0-9a-f]{64}$/i.test(raw) && bytes.toString("base64").replace(/=+$/, "") !== raw.replace(/=+$/, ""))) {
+    throw new Error("must be 32 bytes, as 64 hex digits or base64 (openssl rand -base64 32)");
+  }
+  return raw;
 });
