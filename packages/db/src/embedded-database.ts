@@ -18,6 +18,24 @@ function parsers({ types }: typeof import("@electric-sql/pglite")) {
 }
 
 /**
+ * Closes PGlite on destroy even when no query ever ran: kysely destroys a driver only once it
+ * was used, and a PGlite loaded from a template keeps the process alive until it is closed.
+ */
+class EmbeddedKysely extends Kysely<Database> {
+  constructor(
+    private readonly pglite: import("@electric-sql/pglite").PGlite,
+    PGliteDialect: typeof import("kysely-pglite-dialect").PGliteDialect,
+  ) {
+    super({ dialect: new PGliteDialect(pglite) });
+  }
+
+  override async destroy(): Promise<void> {
+    await super.destroy();
+    if (!this.pglite.closed) await this.pglite.close();
+  }
+}
+
+/**
  * The embedded stand-in for PostgreSQL: PGlite (PostgreSQL compiled to WebAssembly) in this
  * process, keeping its files under `directory` (or in memory when null). The same migrations
  * and queries run on it; kysely-pglite-dialect serialises every query and transaction onto
@@ -32,5 +50,5 @@ export function createEmbeddedDatabase(directory: string | null, templateDir?: s
   if (directory !== null) mkdirSync(directory, { recursive: true });
   // "memory://", not undefined, for an in-memory database: PGlite ignores loadDataDir without a data dir.
   const pglite = new pgliteModule.PGlite(directory ?? "memory://", { parsers: parsers(pgliteModule), loadDataDir: templateFor(directory, templateDir) });
-  return new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
+  return new EmbeddedKysely(pglite, PGliteDialect);
 }
