@@ -3,6 +3,7 @@ import { newId } from "@mailstop/core";
 import { createFreshDatabase, dropDatabase, runServerUrl } from "@mailstop/testkit";
 import { type Database, type Db, createDatabase, migrateToLatest } from "../index";
 import { ensureInbox } from "./inbox.repository";
+import { type MessageRecord, findReadableMessage } from "./message-read.repository";
 import { type ParsedContent, type StoreMessageInput, storeMessageBatch } from "./message.repository";
 import { storeInput } from "./store-input.fixture";
 import { insertOrganisation, insertProject } from "./tenancy.repository";
@@ -82,7 +83,7 @@ describe("storeMessageBatch", () => {
 });
 
 describe("a message with every column given", () => {
-  it("reads back each column as it was given", async () => {
+  it("reads back each column as it was given, from the row and from the reads' message", async () => {
     const inboxId = await inbox("every-column");
     // Visible after its arrival (sim.delay) and since: no stream cursor yet, and readable now.
     const receivedAt = new Date(Date.now() - 60_000);
@@ -175,5 +176,42 @@ describe("a message with every column given", () => {
       blob_key: "k/a.pdf",
     };
     expect(await db.selectFrom("attachments").selectAll().where("message_id", "=", messageId).execute()).toEqual([attachment]);
+
+    const message: MessageRecord = {
+      id: messageId,
+      projectId,
+      inboxId,
+      inboxAddress: "batch.every-column@mailstop.test",
+      seq: row.seq,
+      streamSeq: null,
+      kind: "captured",
+      rawKey: input.rawKey,
+      size: 4321,
+      envelopeFrom: "bounce@x.test",
+      envelopeTo: "rcpt@x.test",
+      messageId: content.messageId,
+      correlationId: content.correlationId,
+      subject: content.subject,
+      from: content.from,
+      to: content.to,
+      cc: content.cc,
+      replyTo: content.replyTo,
+      headers: content.headers,
+      labels: { recipient: "rcpt@x.test" },
+      textBody: content.textBody,
+      htmlBody: content.htmlBody,
+      headerBlock: content.headerBlock,
+      parts: content.parts,
+      codes: content.codes,
+      links: content.links,
+      parseError: content.parseError,
+      parseWarnings: content.parseWarnings,
+      complaint: true,
+      receivedAt,
+      visibleAt,
+      expiresAt: row.expires_at,
+      attachments: [{ id: attachmentId, position: 0, filename: "a.pdf", contentType: "application/pdf", size: 7, blobKey: "k/a.pdf" }],
+    };
+    expect(await findReadableMessage(db, projectId, messageId)).toEqual(message);
   });
 });
