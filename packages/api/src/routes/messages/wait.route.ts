@@ -1,5 +1,5 @@
 import { type Db, type MessageFilter, type MessageRecord, findReadableMessage, listReadableMessages } from "@mailstop/db";
-import { MailstopError } from "@mailstop/core";
+import { MailstopError, restarting } from "@mailstop/core";
 import { EncodedJson } from "@mailstop/http";
 import type { ArrivalEvent, Bus, WaitSlots } from "@mailstop/messaging";
 import type { PublicComponents } from "@mailstop/openapi";
@@ -19,13 +19,8 @@ export interface WaiterDeps extends ApiDeps {
   shutdown: AbortSignal;
 }
 
-/**
- * What a wait gets when its waiter shuts down: `503`, retryable, retry after 1 s. The code is
- * `internal` (the closed set has no "unavailable" besides the object store's); a retried wait
- * with `match` returns a message stored meanwhile at once, so nothing is missed. A restart is
- * not a failure: it is logged at info, without a stack (docs/decisions.md, issue 12).
- */
-const shuttingDown = () => new MailstopError("internal", "mailstop is restarting; retry the wait.", { status: 503, retryAfterSeconds: 1, planned: true });
+/** What a held wait gets when its waiter shuts down (see restarting). */
+const shuttingDown = restarting;
 
 type WaitResult = PublicComponents["schemas"]["WaitResult"];
 
