@@ -1,4 +1,15 @@
-import { ERROR_CODES, ERROR_TABLE, MailstopError, asMailstopError, toEnvelope } from "./errors";
+import {
+  ERROR_CODES,
+  ERROR_TABLE,
+  MailstopError,
+  adminNotFound,
+  asMailstopError,
+  databaseUnavailable,
+  notReady,
+  restarting,
+  toEnvelope,
+  unknownRoute,
+} from "./errors";
 
 describe("error table", () => {
   it("holds exactly the code set of SPEC.md with its statuses and retryability", () => {
@@ -47,8 +58,9 @@ describe("MailstopError", () => {
     expect(toEnvelope(new MailstopError("inbox_not_found", "none"))).toEqual({ error: { code: "inbox_not_found", reason: "none", retryable: false } });
   });
 
-  it("allows the one status override of an unknown route", () => {
-    expect(new MailstopError("invalid_request", "No route GET /x", { status: 404 }).status).toBe(404);
+  it("takes no status from its caller: only the named constructors answer with another", () => {
+    // @ts-expect-error `status` is not an option.
+    expect(new MailstopError("invalid_request", "No route GET /x", { status: 404 }).status).toBe(400);
   });
 
   it("turns anything else into a retryable internal error that hides the cause", () => {
@@ -59,5 +71,32 @@ describe("MailstopError", () => {
     expect(JSON.stringify(toEnvelope(error))).not.toContain("hunter2");
     const known = new MailstopError("conflict", "taken");
     expect(asMailstopError(known)).toBe(known);
+  });
+});
+
+describe("the named constructors of statuses outside the table", () => {
+  it.each([
+    ["notReady", notReady(["database", "bus"]), 503, { code: "internal", reason: "Not ready: database, bus.", retryable: true, details: { not_ready: ["database", "bus"] } }],
+    ["databaseUnavailable", databaseUnavailable(new Error("ECONNREFUSED")), 503, { code: "internal", reason: "The database is unavailable; retry shortly.", retryable: true, retry_after_seconds: 1 }],
+    ["unknownRoute", unknownRoute("GET", "/x"), 404, { code: "invalid_request", reason: "No route GET /x.", retryable: false }],
+    [
+      "unknownRoute with a reason",
+      unknownRoute("GET", "/admin/v1/x", "the admin API is disabled"),
+      404,
+      { code: "invalid_request", reason: "No route GET /admin/v1/x: the admin API is disabled.", retryable: false },
+    ],
+    ["adminNotFound", adminNotFound("api key", "key_1"), 404, { code: "invalid_request", reason: "No api key key_1.", retryable: false, details: { api_key_id: "key_1" } }],
+    ["restarting", restarting(), 503, { code: "internal", reason: "mailstop is restarting; retry the wait.", retryable: true, retry_after_seconds: 1 }],
+  ])("%s answers with its own status and the envelope of its code", (_name, error, status, envelope) => {
+    expect(error).toBeInstanceOf(MailstopError);
+    expect(error.status).toBe(status);
+    expect(toEnvelope(error)).toEqual({ error: envelope });
+  });
+
+  it("keep the cause of an unreachable database for the logs, and mark a restart as planned", () => {
+    const cause = new Error("ECONNREFUSED");
+    expect(databaseUnavailable(cause).cause).toBe(cause);
+    expect(restarting().planned).toBe(true);
+    expect(unknownRoute("GET", "/x").planned).toBe(false);
   });
 });

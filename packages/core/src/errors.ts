@@ -42,11 +42,6 @@ export interface ErrorOptions {
   /** The underlying failure, for logs only; never serialised to the client. */
   cause?: unknown;
   /**
-   * Overrides the table's status. Used once: an unknown route is HTTP 404 with code
-   * `invalid_request` (DECISIONS.md "Error envelope").
-   */
-  status?: number;
-  /**
    * The server ends the request on purpose (a restart ending held waits): logged at info,
    * without a stack, instead of as a failure.
    */
@@ -55,7 +50,8 @@ export interface ErrorOptions {
 
 /**
  * The one error type of mailstop. `reason` is public text; `cause` is internal.
- * Status and `retryable` come from {@link ERROR_TABLE}, never from the throw site.
+ * Status and `retryable` come from {@link ERROR_TABLE}, never from the throw site; the few
+ * answers whose status is not their code's are the named constructors at the end of this file.
  */
 export class MailstopError extends Error {
   readonly code: ErrorCode;
@@ -63,7 +59,6 @@ export class MailstopError extends Error {
   readonly retryAfterSeconds: number | undefined;
   /** See {@link ErrorOptions.planned}. */
   readonly planned: boolean;
-  readonly #status: number | undefined;
 
   constructor(code: ErrorCode, reason: string, options: ErrorOptions = {}) {
     super(reason, options.cause === undefined ? undefined : { cause: options.cause });
@@ -72,7 +67,6 @@ export class MailstopError extends Error {
     this.details = options.details;
     this.retryAfterSeconds = options.retryAfterSeconds;
     this.planned = options.planned ?? false;
-    this.#status = options.status;
   }
 
   get reason(): string {
@@ -80,7 +74,7 @@ export class MailstopError extends Error {
   }
 
   get status(): number {
-    return this.#status ?? ERROR_TABLE[this.code].status;
+    return ERROR_TABLE[this.code].status;
   }
 
   get retryable(): boolean {
@@ -119,3 +113,61 @@ export function asMailstopError(thrown: unknown): MailstopError {
 
 /** Seconds a client should wait before retrying `domain_not_verified` (SPEC.md: about 60 s). */
 export const DOMAIN_VERIFY_RETRY_SECONDS = 60;
+
+/**
+ * A MailstopError answered with another HTTP status than its code's: the closed code set has
+ * no code for "not here" or "not now" outside its resources. Not exported: only the named
+ * constructors below make one, so every status that differs from the table is in this file.
+ */
+class StatusOverride extends MailstopError {
+  readonly #status: number;
+
+  constructor(status: number, code: ErrorCode, reason: string, options?: ErrorOptions) {
+    super(code, reason, options);
+    this.#status = status;
+  }
+
+  override get status(): number {
+    return this.#status;
+  }
+}
+
+/** GET /ready while modules of the target are not: 503 naming them, with the retryable `internal`. */
+export function notReady(waiting: readonly string[]): MailstopError {
+  return new StatusOverride(503, "internal", `Not ready: ${waiting.join(", ")}.`, { details: { not_ready: waiting } });
+}
+
+/**
+ * The database could not be reached or dropped the connection: a 503 the client may retry
+ * shortly (the retryable `internal`, as for a server not ready), not a 500.
+ */
+export function databaseUnavailable(cause: unknown): MailstopError {
+  return new StatusOverride(503, "internal", "The database is unavailable; retry shortly.", { retryAfterSeconds: 1, cause });
+}
+
+/**
+ * An unknown route or method: HTTP 404 with code `invalid_request` naming both; `why` tells
+ * more when the path exists but is switched off.
+ */
+export function unknownRoute(method: string, path: string, why?: string): MailstopError {
+  return new StatusOverride(404, "invalid_request", `No route ${method} ${path}${why === undefined ? "" : `: ${why}`}.`);
+}
+
+/**
+ * An admin path naming a missing organisation or key. The code set has no code for these, so
+ * they are `invalid_request` with HTTP 404, like an unknown route; `details` names the id
+ * (`organisation_id`, `api_key_id`).
+ */
+export function adminNotFound(what: string, id: string): MailstopError {
+  return new StatusOverride(404, "invalid_request", `No ${what} ${id}.`, { details: { [`${what.replace(/ /g, "_")}_id`]: id } });
+}
+
+/**
+ * What a held wait gets when its waiter shuts down: `503`, retryable, retry after 1 s. The code
+ * is `internal` (the closed set has no "unavailable" besides the object store's); a retried
+ * wait with `match` returns a message stored meanwhile at once, so nothing is missed. A restart
+ * is not a failure: it is logged at info, without a stack.
+ */
+export function restarting(): MailstopError {
+  return new StatusOverride(503, "internal", "mailstop is restarting; retry the wait.", { retryAfterSeconds: 1, planned: true });
+}

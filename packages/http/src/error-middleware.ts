@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from "express";
-import { MailstopError, asMailstopError, toEnvelope } from "@mailstop/core";
+import { MailstopError, asMailstopError, databaseUnavailable, toEnvelope, unknownRoute } from "@mailstop/core";
 import { isDatabaseUnreachable } from "@mailstop/db";
 import type { Logger } from "@mailstop/logging";
 import { requestIdOf } from "./request-id";
@@ -17,13 +17,9 @@ function fromBodyParser(error: unknown): MailstopError | null {
   return null;
 }
 
-/**
- * The database could not be reached or dropped the connection: a 503 the client may retry
- * (the closed code set's retryable `internal`, as for a server not ready), not a 500.
- */
+/** The database could not be reached or dropped the connection (see databaseUnavailable). */
 function fromDatabase(error: unknown): MailstopError | null {
-  if (!isDatabaseUnreachable(error)) return null;
-  return new MailstopError("internal", "The database is unavailable; retry shortly.", { status: 503, retryAfterSeconds: 1, cause: error });
+  return isDatabaseUnreachable(error) ? databaseUnavailable(error) : null;
 }
 
 /** Writes the error envelope of DECISIONS.md; the only place an error becomes a response. */
@@ -46,7 +42,7 @@ export function errorMiddleware(logger: Logger) {
 
 /** An unknown route or method: HTTP 404 with code `invalid_request` naming both. */
 export function notFoundMiddleware(req: Request, _res: Response, next: NextFunction): void {
-  next(new MailstopError("invalid_request", `No route ${req.method} ${req.path}.`, { status: 404 }));
+  next(unknownRoute(req.method, req.path));
 }
 
 /**
@@ -54,9 +50,5 @@ export function notFoundMiddleware(req: Request, _res: Response, next: NextFunct
  * saying why, since "No route" read as a typo in the path.
  */
 export function adminDisabled(req: Request, _res: Response, next: NextFunction): void {
-  next(
-    new MailstopError("invalid_request", `No route ${req.method} ${req.originalUrl.split("?")[0]}: the admin API is disabled; set MAILSTOP_ADMIN_TOKEN to enable it.`, {
-      status: 404,
-    }),
-  );
+  next(unknownRoute(req.method, req.originalUrl.split("?")[0]!, "the admin API is disabled; set MAILSTOP_ADMIN_TOKEN to enable it"));
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { METRICS, newId, newTransactionId, periodStart } from "@mailstop/core";
-import { blobKeys } from "@mailstop/blob-store";
+import { type BlobStore, blobKeys } from "@mailstop/blob-store";
 import type { ArrivalEvent, ParseMessageJob } from "@mailstop/messaging";
 import { ledgerState, recordAcceptedTransactions } from "@mailstop/db";
 import { type TestProject, type TestServer, eventually, smtpTransport, startTestServer, uniqueTag } from "@mailstop/testkit";
@@ -323,6 +323,44 @@ describe("a message that cannot be stored as parsed", () => {
     const job = await stagedJob(inbox.id, `Subject: ${subject}\r\n\r\nbody\r\n`);
     await withRefusal(subject, "53100", () => expect(parseMessageJob(deps)(job, PARSE_ATTEMPTS)).rejects.toThrow(/refused for the test/));
     expect(await server.db.selectFrom("messages").select("id").where("inbox_id", "=", inbox.id).execute()).toEqual([]);
+  });
+});
+
+/**
+ * The deps with a bug past the read: storing a part larger than the inline cap in the object
+ * store throws a TypeError, which is neither the message's fault nor an engine's.
+ */
+function withBugPastTheRead(): ParserDeps {
+  const blobs = new Proxy(deps.blobs, {
+    get(target, name) {
+      if (name === "put") {
+        const put: BlobStore["put"] = (key, body, options) =>
+          key.endsWith("/html.html") ? Promise.reject(new TypeError("a bug past the read")) : target.put(key, body, options);
+        return put;
+      }
+      const value: unknown = Reflect.get(target, name);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  return { ...deps, blobs };
+}
+
+describe("a failure past the read of a readable source", () => {
+  it("fails the attempts while it could pass, storing nothing, and on the last stores the message raw-only with the failure", async () => {
+    const inbox = await createInbox();
+    const subject = `Bug ${newId("message")}`;
+    const job = await stagedJob(inbox.id, `Subject: ${subject}\r\nFrom: a@b.test\r\nContent-Type: text/html\r\n\r\n<p>${"x".repeat(600_000)}</p>\r\n`);
+    await recordLedger(job);
+    const buggy = withBugPastTheRead();
+    await expect(parseMessageJob(buggy)(job, 1)).rejects.toThrow("a bug past the read");
+    await expect(parseMessageJob(buggy)(job, PARSE_ATTEMPTS - 1)).rejects.toThrow("a bug past the read");
+    expect(await server.db.selectFrom("messages").select("id").where("inbox_id", "=", inbox.id).execute()).toEqual([]);
+    expect(await ledgerState(server.db, job.transaction_id)).toMatchObject({ state: "open" });
+
+    await parseMessageJob(buggy)(job, PARSE_ATTEMPTS);
+    const row = await server.db.selectFrom("messages").selectAll().where("inbox_id", "=", inbox.id).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ subject, from_address: "a@b.test", html_body: null, parse_error: "a bug past the read", parse_warnings: ["unparseable"] });
+    expect(await ledgerState(server.db, job.transaction_id)).toMatchObject({ state: "done" });
   });
 });
 

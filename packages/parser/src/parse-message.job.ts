@@ -19,7 +19,7 @@ import { type StoredParts, buildContent, headerBlock, storable, unparsedContent 
 import type { ParserDeps } from "./deps";
 import { HeaderLimiter, readHeaderBlock } from "./header-limiter";
 import { PARSE_LIMITS, type ParseLimits } from "./parse-limits";
-import { readMessage } from "./read-message";
+import { type ReadMessage, readMessage } from "./read-message";
 import { StoreBatcher } from "./store-batcher";
 
 /** The capture inbox of a recipient, created on first use with `labels.recipient`. */
@@ -128,16 +128,18 @@ async function unreadableContent(deps: ParserDeps, job: ParseMessageJob, deliver
  * what was read and names the limit in `parse_warnings`). The text part lives in the row
  * (`text_body`), and so do the html part and the header block up to INLINE_PART_MAX_BYTES: a
  * small message reaches the database without touching the object store. Attachments and
- * larger parts are stored under the transaction's prefix (the same keys on every retry). An
- * engine failure is retried; a source that cannot be parsed becomes a raw-only message with
- * its top-level headers and its parse failure recorded. Null when the raw source is gone.
+ * larger parts are stored under the transaction's prefix (the same keys on every retry). A
+ * source that cannot be read becomes a raw-only message with its top-level headers and its
+ * read failure recorded; anything failing past the read (an engine, or a bug) fails the
+ * attempt, see parseOrFallBack. Null when the raw source is gone.
  */
 async function parseDelivery(deps: ParserDeps, job: ParseMessageJob, delivery: Delivery, attempt: number): Promise<ParsedContent | null> {
   const transactionId = job.transaction_id;
   const raw = await rawSource(deps, job, delivery, attempt);
   if (raw === null) return null;
+  let read: ReadMessage;
   try {
-    const read = await readMessage(
+    read = await readMessage(
       raw,
       async (position, content, contentType) => {
         const { size } = await deps.blobs.put(blobKeys.attachment(delivery.project_id, transactionId, position), content, { contentType });
@@ -145,15 +147,30 @@ async function parseDelivery(deps: ParserDeps, job: ParseMessageJob, delivery: D
       },
       parseLimits(deps),
     );
-    const stored = await storeParts(deps, delivery, transactionId, { text: read.text, html: read.html, headers: headerBlock(read) });
-    return buildContent(
-      read,
-      stored,
-      read.attachments.map((attachment) => ({ ...attachment, blobKey: blobKeys.attachment(delivery.project_id, transactionId, attachment.position) })),
-    );
   } catch (error) {
     if (isEngineFailure(error)) throw error;
     deps.logger.warn({ err: error, transaction_id: transactionId }, "message could not be parsed; stored raw only");
+    return unreadableContent(deps, job, delivery, attempt, error);
+  }
+  const stored = await storeParts(deps, delivery, transactionId, { text: read.text, html: read.html, headers: headerBlock(read) });
+  return buildContent(
+    read,
+    stored,
+    read.attachments.map((attachment) => ({ ...attachment, blobKey: blobKeys.attachment(delivery.project_id, transactionId, attachment.position) })),
+  );
+}
+
+/**
+ * parseDelivery, and on the job's last attempt a raw-only message when it fails past the read
+ * with anything but an engine's failure: a bug fails the attempts before (seen, and retried in
+ * case it passes) but does not lose an accepted message, as in storeOrFallBack.
+ */
+async function parseOrFallBack(deps: ParserDeps, job: ParseMessageJob, delivery: Delivery, attempt: number): Promise<ParsedContent | null> {
+  try {
+    return await parseDelivery(deps, job, delivery, attempt);
+  } catch (error) {
+    if (attempt < PARSE_ATTEMPTS || isEngineFailure(error)) throw error;
+    deps.logger.error({ err: error, transaction_id: job.transaction_id, attempt }, "message could not be parsed on its last attempt; storing it raw only");
     return unreadableContent(deps, job, delivery, attempt, error);
   }
 }
@@ -227,7 +244,7 @@ export function parseMessageJob(deps: ParserDeps) {
     const receivedAt = new Date(job.received_at);
     for (const [index, delivery] of job.deliveries.entries()) {
       // Parsed first: a transaction whose raw source is gone must not leave capture inboxes behind.
-      const content = await parseDelivery(deps, job, delivery, attempt);
+      const content = await parseOrFallBack(deps, job, delivery, attempt);
       if (content === null) {
         // Gone (erased and reaped before a retry, or refused by the edge): nothing to store, and
         // its ledger row must not send the reconciler back here forever.

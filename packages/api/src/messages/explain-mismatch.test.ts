@@ -1,25 +1,22 @@
 import type { MessageRecord } from "@mailstop/db";
 import { explainMismatch, timeoutHint } from "./explain-mismatch";
 
-const record = (overrides: Partial<MessageRecord["row"]> = {}): MessageRecord =>
+const record = (overrides: Partial<MessageRecord> = {}): MessageRecord =>
   ({
-    row: {
-      subject: "Your sign-in code",
-      from_address: "noreply@acme.example",
-      from_name: "Acme",
-      to: [{ address: "a@mailstop.test", name: null }],
-      cc: [],
-      text_body: "Use 482913",
-      correlation_id: "run-7",
-      message_id: "<m@acme.example>",
-      received_at: new Date("2026-11-22T10:00:00Z"),
-      codes: ["482913"],
-      links: [{ url: "https://acme.example/login", kind: "sign_in", text: null }],
-      headers: [["x-campaign", "spring"]],
-      ...overrides,
-    },
+    subject: "Your sign-in code",
+    from: { address: "noreply@acme.example", name: "Acme" },
+    to: [{ address: "a@mailstop.test", name: null }],
+    cc: [],
+    textBody: "Use 482913",
+    correlationId: "run-7",
+    messageId: "<m@acme.example>",
+    receivedAt: new Date("2026-11-22T10:00:00Z"),
+    codes: ["482913"],
+    links: [{ url: "https://acme.example/login", kind: "sign_in", text: null }],
+    headers: [["x-campaign", "spring"]],
     inboxAddress: "a@mailstop.test",
     attachments: [],
+    ...overrides,
   }) as unknown as MessageRecord;
 
 describe("explainMismatch", () => {

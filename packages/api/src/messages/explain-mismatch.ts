@@ -16,29 +16,35 @@ const addressText = (entry: { address: string; name: string | null }) => [entry.
  * name the failing predicate and the nearest value seen). It mirrors the SQL of the match only
  * to explain; whether a message matches is always decided by the database.
  */
-export function explainMismatch(record: MessageRecord, match: MessageMatch): Mismatch | null {
-  const { row } = record;
+export function explainMismatch(message: MessageRecord, match: MessageMatch): Mismatch | null {
+  const from = message.from === null ? "" : addressText(message.from);
+  const recipients = () => [...message.to, ...message.cc].map(addressText).join(", ");
   const checks: [keyof MessageMatch, string | undefined, () => boolean, () => string][] = [
-    ["subject_contains", match.subject_contains, () => has(row.subject, match.subject_contains!), () => row.subject],
+    ["subject_contains", match.subject_contains, () => has(message.subject, match.subject_contains!), () => message.subject],
+    ["from_contains", match.from_contains, () => has(from, match.from_contains!), () => from],
+    ["to_contains", match.to_contains, () => has(recipients(), match.to_contains!), recipients],
+    ["body_contains", match.body_contains, () => has(`${message.subject}\n${message.textBody ?? ""}`, match.body_contains!), () => message.subject],
+    ["correlation_id", match.correlation_id, () => message.correlationId === match.correlation_id, () => message.correlationId ?? "(none)"],
+    ["message_id", match.message_id, () => message.messageId === match.message_id, () => message.messageId ?? "(none)"],
+    ["since", match.since, () => message.receivedAt.getTime() >= new Date(match.since!).getTime(), () => message.receivedAt.toISOString()],
     [
-      "from_contains",
-      match.from_contains,
-      () => has(row.from_address === null ? "" : addressText({ address: row.from_address, name: row.from_name }), match.from_contains!),
-      () => (row.from_address === null ? "" : addressText({ address: row.from_address, name: row.from_name })),
+      "has_code",
+      match.has_code === undefined ? undefined : String(match.has_code),
+      () => message.codes.length > 0 === match.has_code,
+      () => (message.codes.length > 0 ? message.codes.join(", ") : "no code"),
     ],
-    ["to_contains", match.to_contains, () => has([...row.to, ...row.cc].map(addressText).join(", "), match.to_contains!), () => [...row.to, ...row.cc].map(addressText).join(", ")],
-    ["body_contains", match.body_contains, () => has(`${row.subject}\n${row.text_body ?? ""}`, match.body_contains!), () => row.subject],
-    ["correlation_id", match.correlation_id, () => row.correlation_id === match.correlation_id, () => row.correlation_id ?? "(none)"],
-    ["message_id", match.message_id, () => row.message_id === match.message_id, () => row.message_id ?? "(none)"],
-    ["since", match.since, () => row.received_at.getTime() >= new Date(match.since!).getTime(), () => row.received_at.toISOString()],
-    ["has_code", match.has_code === undefined ? undefined : String(match.has_code), () => row.codes.length > 0 === match.has_code, () => (row.codes.length > 0 ? row.codes.join(", ") : "no code")],
-    ["has_link_kind", match.has_link_kind, () => row.links.some((link) => link.kind === match.has_link_kind), () => [...new Set(row.links.map((link) => link.kind))].join(", ") || "no link"],
+    [
+      "has_link_kind",
+      match.has_link_kind,
+      () => message.links.some((link) => link.kind === match.has_link_kind),
+      () => [...new Set(message.links.map((link) => link.kind))].join(", ") || "no link",
+    ],
   ];
   for (const [field, expected, passes, actual] of checks) {
     if (expected !== undefined && !passes()) return { field, expected, actual: actual() };
   }
   for (const [name, value] of Object.entries(match.header_contains ?? {})) {
-    const values = row.headers.filter(([header]) => header === name.toLowerCase()).map(([, headerValue]) => headerValue);
+    const values = message.headers.filter(([header]) => header === name.toLowerCase()).map(([, headerValue]) => headerValue);
     if (!values.some((headerValue) => has(headerValue, value))) {
       return { field: "header_contains", expected: `${name}: ${value}`, actual: values.length > 0 ? `${name}: ${values.join(" | ")}` : `no ${name} header` };
     }

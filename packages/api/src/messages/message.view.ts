@@ -11,18 +11,17 @@ export type BodyFormat = "text" | "html" | "raw" | "headers";
 /** A part of a message: in the object store under `key`, or in the row as `text`. */
 export type StoredPart = { size: number } & ({ key: string; text?: undefined } | { key?: undefined; text: string });
 
-/** The row columns that hold parts without an object key. */
-const IN_ROW = { text: "text_body", html: "html_body", headers: "header_block" } as const;
+/** The fields that hold parts kept in the row, without an object key. */
+const IN_ROW = { text: "textBody", html: "htmlBody", headers: "headerBlock" } as const;
 
 /** Where each part of a message lives and how big it is; null when the message has none. */
 export function partOf(record: MessageRecord, format: BodyFormat): StoredPart | null {
-  const { row } = record;
-  if (format === "raw") return { key: row.raw_key, size: row.size };
-  const part = row.parts[format];
+  if (format === "raw") return { key: record.rawKey, size: record.size };
+  const part = record.parts[format];
   if (part === undefined) return null;
-  // The text part is always whole in `text_body`, also in rows stored with a text object.
+  // The text part is always whole in the row (`textBody`), also in rows stored with a text object.
   if (part.key !== undefined && format !== "text") return { key: part.key, size: part.size };
-  return { text: row[IN_ROW[format]] ?? "", size: part.size };
+  return { text: record[IN_ROW[format]] ?? "", size: part.size };
 }
 
 /** The formats a message can serve (for `unsupported_format`'s `details.available`). */
@@ -61,8 +60,7 @@ export interface ViewOptions {
 
 /** The message view of DECISIONS.md. */
 export async function toMessageView(record: MessageRecord, options: ViewOptions): Promise<MessageView> {
-  const { row } = record;
-  const url = (format: BodyFormat) => `${options.origin}/v1/messages/${row.id}/body?format=${format}`;
+  const url = (format: BodyFormat) => `${options.origin}/v1/messages/${record.id}/body?format=${format}`;
 
   const slice = async (format: BodyFormat): Promise<BodySlice | undefined> => {
     const part = partOf(record, format);
@@ -81,29 +79,29 @@ export async function toMessageView(record: MessageRecord, options: ViewOptions)
   for (const [format, value] of slices) if (value !== undefined) body[format] = value;
 
   return {
-    id: row.id,
-    inbox_id: row.inbox_id,
+    id: record.id,
+    inbox_id: record.inboxId,
     inbox: record.inboxAddress,
-    message_id: row.message_id,
-    received_at: row.received_at.toISOString(),
-    subject: row.subject,
-    from: row.from_address === null ? null : { address: row.from_address, name: row.from_name },
-    to: row.to,
-    cc: row.cc,
-    reply_to: row.reply_to,
-    correlation_id: row.correlation_id,
-    labels: row.labels,
-    size: row.size,
-    codes: row.codes,
-    links: row.links,
+    message_id: record.messageId,
+    received_at: record.receivedAt.toISOString(),
+    subject: record.subject,
+    from: record.from,
+    to: record.to,
+    cc: record.cc,
+    reply_to: record.replyTo,
+    correlation_id: record.correlationId,
+    labels: record.labels,
+    size: record.size,
+    codes: record.codes,
+    links: record.links,
     attachments: record.attachments.map((attachment) => ({
       id: attachment.id,
       filename: safeFilename(attachment.filename),
       content_type: attachment.contentType,
       size: attachment.size,
-      url: `${options.origin}/v1/messages/${row.id}/attachments/${attachment.id}`,
+      url: `${options.origin}/v1/messages/${record.id}/attachments/${attachment.id}`,
     })),
     body,
-    parse_warnings: row.parse_warnings,
+    parse_warnings: record.parseWarnings,
   };
 }

@@ -31,8 +31,8 @@ export class ArrivalQueue implements HeldWait {
   /** Messages stored while the bus was away: each one received since this wait's bound is an arrival, oldest first. */
   recheck(stored: readonly MessageRecord[]): void {
     for (let i = stored.length - 1; i >= 0; i--) {
-      const { row } = stored[i]!;
-      if (row.received_at.getTime() >= this.since) this.push({ inbox_id: row.inbox_id, message_id: row.id, seq: row.stream_seq ?? "0" });
+      const message = stored[i]!;
+      if (message.receivedAt.getTime() >= this.since) this.push({ inbox_id: message.inboxId, message_id: message.id, seq: message.streamSeq ?? "0" });
     }
   }
 

@@ -64,7 +64,7 @@ export class HeldWaits {
   private async storedSince(projectId: string, inboxId: string, since: Date): Promise<MessageRecord[]> {
     const stored: MessageRecord[] = [];
     for (;;) {
-      const page = await listReadableMessages(this.db, projectId, { inboxId, since }, { beforeSeq: stored.at(-1)?.row.seq ?? null, limit: PAGE_SIZE });
+      const page = await listReadableMessages(this.db, projectId, { inboxId, since }, { beforeSeq: stored.at(-1)?.seq ?? null, limit: PAGE_SIZE });
       stored.push(...page);
       if (page.length < PAGE_SIZE) return stored;
     }

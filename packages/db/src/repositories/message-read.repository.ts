@@ -1,9 +1,10 @@
 import { type ExpressionBuilder, type Selectable, sql } from "kysely";
 import { jsonArrayFrom } from "kysely/helpers/postgres";
 import type { Db } from "../database";
-import { type Database, MESSAGE_COLUMNS } from "../tables";
+import { type Database, type Labels, MESSAGE_COLUMNS } from "../tables";
 import { compiledOnce } from "../compiled-once";
 import { prepareVaryingStatement } from "../prepared-statements";
+import type { ParsedContent } from "./message.repository";
 
 export interface AttachmentRecord {
   id: string;
@@ -14,10 +15,30 @@ export interface AttachmentRecord {
   blobKey: string;
 }
 
-/** A message as reads see it, with its inbox's address and its attachments. */
-export interface MessageRecord {
-  row: Selectable<Database["messages"]>;
+/**
+ * A message as reads see it: what the parser learned of it (its attachments as stored), where
+ * and when it was stored, its inbox's address. Never tombstoned, so without `deleted_at`.
+ */
+export interface MessageRecord extends Omit<ParsedContent, "attachments"> {
+  id: string;
+  projectId: string;
+  inboxId: string;
   inboxAddress: string;
+  /** Arrival order: the keyset of lists (a bigint, as text). */
+  seq: string;
+  /** The event stream's cursor; null while `sim.delay` hides the copy (see revealMessage). */
+  streamSeq: string | null;
+  kind: "received" | "captured";
+  rawKey: string;
+  /** The raw source's size in bytes. */
+  size: number;
+  envelopeFrom: string | null;
+  envelopeTo: string;
+  labels: Labels;
+  complaint: boolean;
+  receivedAt: Date;
+  visibleAt: Date;
+  expiresAt: Date;
   attachments: AttachmentRecord[];
 }
 
@@ -99,12 +120,41 @@ function readableMessages(db: Db, projectId: string, now: Date) {
 
 type ReadableRow = Awaited<ReturnType<ReturnType<typeof readableMessages>["executeTakeFirstOrThrow"]>>;
 
-function toRecord(found: ReadableRow): MessageRecord {
-  const { inbox_address, attachment_rows, ...row } = found;
+function toRecord(row: ReadableRow): MessageRecord {
   return {
-    row,
-    inboxAddress: inbox_address,
-    attachments: attachment_rows.map((a) => ({
+    id: row.id,
+    projectId: row.project_id,
+    inboxId: row.inbox_id,
+    inboxAddress: row.inbox_address,
+    seq: row.seq,
+    streamSeq: row.stream_seq,
+    kind: row.kind,
+    rawKey: row.raw_key,
+    size: row.size,
+    envelopeFrom: row.envelope_from,
+    envelopeTo: row.envelope_to,
+    messageId: row.message_id,
+    correlationId: row.correlation_id,
+    subject: row.subject,
+    from: row.from_address === null ? null : { address: row.from_address, name: row.from_name },
+    to: row.to,
+    cc: row.cc,
+    replyTo: row.reply_to,
+    headers: row.headers,
+    labels: row.labels,
+    textBody: row.text_body,
+    htmlBody: row.html_body,
+    headerBlock: row.header_block,
+    parts: row.parts,
+    codes: row.codes,
+    links: row.links,
+    parseError: row.parse_error,
+    parseWarnings: row.parse_warnings,
+    complaint: row.complaint,
+    receivedAt: row.received_at,
+    visibleAt: row.visible_at,
+    expiresAt: row.expires_at,
+    attachments: row.attachment_rows.map((a) => ({
       id: a.id,
       position: a.position,
       filename: a.filename,

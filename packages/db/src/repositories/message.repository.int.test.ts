@@ -1,9 +1,10 @@
-import { sql } from "kysely";
+import { type Selectable, sql } from "kysely";
 import { newId } from "@mailstop/core";
 import { createFreshDatabase, dropDatabase, runServerUrl } from "@mailstop/testkit";
-import { type Db, createDatabase, migrateToLatest } from "../index";
+import { type Database, type Db, createDatabase, migrateToLatest } from "../index";
 import { ensureInbox } from "./inbox.repository";
-import { type StoreMessageInput, storeMessageBatch } from "./message.repository";
+import { type MessageRecord, findReadableMessage } from "./message-read.repository";
+import { type ParsedContent, type StoreMessageInput, storeMessageBatch } from "./message.repository";
 import { storeInput } from "./store-input.fixture";
 import { insertOrganisation, insertProject } from "./tenancy.repository";
 
@@ -78,5 +79,139 @@ describe("storeMessageBatch", () => {
     expect(copies!.map((copy) => copy.inserted)).toEqual(inboxes.map(() => true));
     const lengths = await db.selectFrom("messages").select(sql<number>`length(text_body)`.as("length")).where("raw_key", "=", big.rawKey).execute();
     expect(lengths.map((row) => Number(row.length))).toEqual(inboxes.map(() => text.length));
+  });
+});
+
+describe("a message with every column given", () => {
+  it("reads back each column as it was given, from the row and from the reads' message", async () => {
+    const inboxId = await inbox("every-column");
+    // Visible after its arrival (sim.delay) and since: no stream cursor yet, and readable now.
+    const receivedAt = new Date(Date.now() - 60_000);
+    const visibleAt = new Date(receivedAt.getTime() + 30_000);
+    const [messageId, attachmentId] = [newId("message"), newId("attachment")];
+    const content: ParsedContent = {
+      messageId: "<every-column@x.test>",
+      correlationId: "run-42",
+      subject: "Every column",
+      from: { address: "sender@x.test", name: "Sender" },
+      to: [{ address: "to@x.test", name: "To" }],
+      cc: [{ address: "cc@x.test", name: null }],
+      replyTo: [{ address: "reply@x.test", name: "Reply" }],
+      headers: [
+        ["subject", "Every column"],
+        ["x-campaign", "spring"],
+      ],
+      textBody: "the text 424242",
+      htmlBody: "<p>the html</p>",
+      headerBlock: "Subject: Every column\r\nX-Campaign: spring",
+      parts: { text: { size: 15 }, html: { size: 15 }, headers: { size: 41 } },
+      codes: ["424242"],
+      links: [{ url: "https://x.test/verify", kind: "verify", text: "Verify" }],
+      parseError: "a part could not be decoded",
+      parseWarnings: ["too_many_addresses", "truncated_parts"],
+      attachments: [{ position: 0, filename: "a.pdf", contentType: "application/pdf", contentId: "<a@x.test>", size: 7, blobKey: "k/a.pdf" }],
+    };
+    const input: StoreMessageInput = {
+      projectId,
+      kind: "captured",
+      rawKey: `raw/${newId("message")}`,
+      size: 4321,
+      envelopeFrom: "bounce@x.test",
+      receivedAt,
+      metric: "message.captured",
+      periodStart: "2026-11-01",
+      content,
+      copies: [{ inboxId, newMessageId: messageId, newAttachmentIds: [attachmentId], envelopeTo: "rcpt@x.test", visibleAt, complaint: true, labels: { recipient: "rcpt@x.test" } }],
+      completesTransaction: null,
+    };
+    await storeMessageBatch(db, [input]);
+
+    // Typed as the whole row: a column added to the table must be given here too.
+    const row: Selectable<Database["messages"]> = {
+      id: messageId,
+      project_id: projectId,
+      inbox_id: inboxId,
+      seq: expect.stringMatching(/^[1-9]\d*$/),
+      stream_seq: null,
+      kind: "captured",
+      raw_key: input.rawKey,
+      size: 4321,
+      envelope_from: "bounce@x.test",
+      envelope_to: "rcpt@x.test",
+      message_id: "<every-column@x.test>",
+      correlation_id: "run-42",
+      subject: "Every column",
+      from_address: "sender@x.test",
+      from_name: "Sender",
+      to: content.to,
+      cc: content.cc,
+      reply_to: content.replyTo,
+      headers: content.headers,
+      labels: { recipient: "rcpt@x.test" },
+      text_body: content.textBody,
+      html_body: content.htmlBody,
+      header_block: content.headerBlock,
+      parts: content.parts,
+      codes: ["424242"],
+      links: content.links,
+      parse_error: "a part could not be decoded",
+      parse_warnings: ["too_many_addresses", "truncated_parts"],
+      complaint: true,
+      received_at: receivedAt,
+      visible_at: visibleAt,
+      // The inbox's retention after arrival.
+      expires_at: new Date(receivedAt.getTime() + 3600_000),
+      deleted_at: null,
+    };
+    expect(await db.selectFrom("messages").selectAll().where("id", "=", messageId).executeTakeFirstOrThrow()).toEqual(row);
+    const attachment: Selectable<Database["attachments"]> = {
+      id: attachmentId,
+      message_id: messageId,
+      project_id: projectId,
+      position: 0,
+      filename: "a.pdf",
+      content_type: "application/pdf",
+      content_id: "<a@x.test>",
+      size: 7,
+      blob_key: "k/a.pdf",
+    };
+    expect(await db.selectFrom("attachments").selectAll().where("message_id", "=", messageId).execute()).toEqual([attachment]);
+
+    const message: MessageRecord = {
+      id: messageId,
+      projectId,
+      inboxId,
+      inboxAddress: "batch.every-column@mailstop.test",
+      seq: row.seq,
+      streamSeq: null,
+      kind: "captured",
+      rawKey: input.rawKey,
+      size: 4321,
+      envelopeFrom: "bounce@x.test",
+      envelopeTo: "rcpt@x.test",
+      messageId: content.messageId,
+      correlationId: content.correlationId,
+      subject: content.subject,
+      from: content.from,
+      to: content.to,
+      cc: content.cc,
+      replyTo: content.replyTo,
+      headers: content.headers,
+      labels: { recipient: "rcpt@x.test" },
+      textBody: content.textBody,
+      htmlBody: content.htmlBody,
+      headerBlock: content.headerBlock,
+      parts: content.parts,
+      codes: content.codes,
+      links: content.links,
+      parseError: content.parseError,
+      parseWarnings: content.parseWarnings,
+      complaint: true,
+      receivedAt,
+      visibleAt,
+      expiresAt: row.expires_at,
+      attachments: [{ id: attachmentId, position: 0, filename: "a.pdf", contentType: "application/pdf", size: 7, blobKey: "k/a.pdf" }],
+    };
+    expect(await findReadableMessage(db, projectId, messageId)).toEqual(message);
   });
 });

@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import type { Db } from "../database";
 import { compiledOnce } from "../compiled-once";
+import { STORE_SQL, addCopyFields, addSourceFields, bodiesOf } from "./message-store.columns";
 import type { Labels, MessageAddress, MessageLink, MessageParts } from "../tables";
 
 /** What the parser learned from one raw source; shared by every copy of it. */
@@ -78,32 +79,11 @@ export async function storeMessageCopies(db: Db, input: StoreMessageInput): Prom
 
 /** One parsed source as the store statement reads it (`jsonb_to_recordset`): its bodies travel apart, see storeStatement. */
 function contentRecord(input: StoreMessageInput, index: number) {
-  const { content } = input;
-  return {
+  const record: Record<string, unknown> = {
     i: index,
-    project_id: input.projectId,
-    kind: input.kind,
-    raw_key: input.rawKey,
-    size: input.size,
-    envelope_from: input.envelopeFrom,
-    message_id: content.messageId,
-    correlation_id: content.correlationId,
-    subject: content.subject,
-    from_address: content.from?.address ?? null,
-    from_name: content.from?.name ?? null,
-    to: content.to,
-    cc: content.cc,
-    reply_to: content.replyTo,
-    headers: content.headers,
-    parts: content.parts,
-    codes: content.codes,
-    links: content.links,
-    parse_error: content.parseError,
-    parse_warnings: content.parseWarnings,
-    received_at: input.receivedAt.toISOString(),
     metric: input.metric,
     period_start: input.periodStart,
-    attachments: content.attachments.map((attachment, n) => ({
+    attachments: input.content.attachments.map((attachment, n) => ({
       n,
       position: attachment.position,
       filename: attachment.filename,
@@ -113,21 +93,15 @@ function contentRecord(input: StoreMessageInput, index: number) {
       blob_key: attachment.blobKey,
     })),
   };
+  addSourceFields(record, input);
+  return record;
 }
 
 /** One copy of source `i`, in input order (`ord`). */
 function copyRecord(copy: MessageCopy, index: number, ord: number) {
-  return {
-    ord,
-    i: index,
-    id: copy.newMessageId,
-    inbox_id: copy.inboxId,
-    envelope_to: copy.envelopeTo,
-    labels: copy.labels,
-    complaint: copy.complaint,
-    visible_at: copy.visibleAt.toISOString(),
-    attachment_ids: copy.newAttachmentIds,
-  };
+  const record: Record<string, unknown> = { ord, i: index, attachment_ids: copy.newAttachmentIds };
+  addCopyFields(record, copy);
+  return record;
 }
 
 /**
@@ -141,27 +115,23 @@ function copyRecord(copy: MessageCopy, index: number, ord: number) {
  * attachments. Volatile `nextval` is evaluated after the ORDER BY, so copies into one inbox
  * take their numbers in input order.
  *
- * Each source's fields travel once however many copies it has, and its three bodies as text[]
- * parameters rather than inside the jsonb: PostgreSQL refuses a jsonb value over 256 MB, which
+ * Each source's fields travel once however many copies it has, and its bodies in one text[]
+ * parameter rather than inside the jsonb: PostgreSQL refuses a jsonb value over 256 MB, which
  * a large message to many inboxes would reach if each copy carried its content. Written as
  * SQL: kysely has no form for `jsonb_to_recordset`'s column list, and the statement reads best
- * whole. Its text never changes, so it is compiled once and prepared (compiledOnce), which
- * halved its time.
+ * whole. Its message columns are listed by STORE_SQL, generated from the one column list
+ * (MESSAGE_COLUMN_SOURCES) when the module loads. Its text never changes, so it is compiled
+ * once and prepared (compiledOnce), which halved its time.
  */
-const storeStatement = compiledOnce(6, (db: Db, contents: string, copies: string, texts: (string | null)[], htmls: (string | null)[], headerBlocks: (string | null)[], completed: string[]) => {
+const storeStatement = compiledOnce(4, (db: Db, contents: string, copies: string, bodies: (string | null)[], completed: string[]) => {
   const statement = sql<{ ord: number; live: boolean; id: string | null; stream_seq: string | null; visible_at: Date | null }>`
     with content as (
       select * from jsonb_to_recordset(${contents}::jsonb) as c(
-        i int, project_id text, kind text, raw_key text, size int, envelope_from text, message_id text,
-        correlation_id text, subject text, from_address text, from_name text, "to" jsonb, cc jsonb, reply_to jsonb,
-        headers jsonb, parts jsonb, codes jsonb, links jsonb, parse_error text, parse_warnings jsonb, received_at timestamptz, metric text,
-        period_start date, attachments jsonb)
+        i int, ${sql.raw(STORE_SQL.sourceFields)}, metric text, period_start date, attachments jsonb)
     ),
     input as (
-      select k.ord, k.id, k.inbox_id, k.envelope_to, k.labels, k.complaint, k.visible_at, k.attachment_ids, c.*
-      from jsonb_to_recordset(${copies}::jsonb) as k(
-        ord int, i int, id text, inbox_id text, envelope_to text, labels jsonb, complaint boolean,
-        visible_at timestamptz, attachment_ids jsonb)
+      select k.ord, ${sql.raw(STORE_SQL.copySelect)}, k.attachment_ids, c.*
+      from jsonb_to_recordset(${copies}::jsonb) as k(ord int, i int, ${sql.raw(STORE_SQL.copyFields)}, attachment_ids jsonb)
       join content c on c.i = k.i
     ),
     locked as (
@@ -169,18 +139,10 @@ const storeStatement = compiledOnce(6, (db: Db, contents: string, copies: string
       where i.id in (select inbox_id from input) order by i.id for no key update
     ),
     inserted as (
-      insert into messages (id, project_id, inbox_id, kind, raw_key, size, envelope_from, envelope_to, message_id,
-        correlation_id, subject, from_address, from_name, "to", cc, reply_to, headers, labels, text_body, html_body,
-        header_block, parts, codes, links, parse_error, parse_warnings, complaint, received_at, visible_at, stream_seq, expires_at)
-      select v.id, v.project_id, v.inbox_id, v.kind, v.raw_key, v.size, v.envelope_from, v.envelope_to, v.message_id,
-        v.correlation_id, v.subject, v.from_address, v.from_name, v."to", v.cc, v.reply_to, v.headers, v.labels,
-        (${texts}::text[])[v.i + 1], (${htmls}::text[])[v.i + 1], (${headerBlocks}::text[])[v.i + 1],
-        v.parts, array(select jsonb_array_elements_text(v.codes)), v.links,
-        v.parse_error, array(select jsonb_array_elements_text(v.parse_warnings)), v.complaint, v.received_at, v.visible_at,
-        -- Visible now: streamed now. A later visible_at is revealed by revealMessage.
-        case when v.visible_at <= v.received_at then nextval('message_stream_seq') end,
-        v.received_at + l.retention_seconds * interval '1 second'
+      insert into messages (${sql.raw(STORE_SQL.insertColumns)})
+      select ${sql.raw(STORE_SQL.insertValues)}
       from input v join locked l on l.id = v.inbox_id and l.project_id = v.project_id
+        cross join (select ${bodies}::text[]) as p(bodies)
       order by v.inbox_id, v.ord
       on conflict (raw_key, inbox_id) do nothing
       returning id, inbox_id, raw_key, stream_seq, visible_at, received_at
@@ -234,9 +196,7 @@ export async function storeMessageBatch(db: Db, inputs: readonly StoreMessageInp
     db,
     JSON.stringify(inputs.map(contentRecord)),
     JSON.stringify(entries.map(({ index, copy }, ord) => copyRecord(copy, index, ord))),
-    inputs.map((input) => input.content.textBody),
-    inputs.map((input) => input.content.htmlBody),
-    inputs.map((input) => input.content.headerBlock),
+    bodiesOf(inputs),
     inputs.flatMap((input) => (input.completesTransaction === null ? [] : [input.completesTransaction])),
   );
   // A live copy the statement did not insert was stored before (a retried job, or the same

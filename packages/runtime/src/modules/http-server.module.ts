@@ -2,7 +2,7 @@ import { once } from "node:events";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { type HttpContribution, createHttpApp, createHttpServer, healthRoute } from "@mailstop/http";
-import { MailstopError } from "@mailstop/core";
+import { notReady } from "@mailstop/core";
 import { publicDocument } from "@mailstop/openapi";
 import { type RuntimeContext, type ServiceModule, requireDb } from "../module";
 
@@ -16,7 +16,7 @@ function mountReadiness(app: Parameters<NonNullable<HttpContribution["setup"]>>[
     (context.notReady?.() ?? Promise.resolve(["starting"]))
       .then((waiting) => {
         if (waiting.length === 0) return void res.json({ status: "ready" });
-        next(new MailstopError("internal", `Not ready: ${waiting.join(", ")}.`, { status: 503, details: { not_ready: waiting } }));
+        next(notReady(waiting));
       })
       .catch(next);
   });

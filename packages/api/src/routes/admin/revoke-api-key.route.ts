@@ -1,6 +1,6 @@
+import { adminNotFound } from "@mailstop/core";
 import { revokeApiKey } from "@mailstop/db";
 import { type ApiDeps, adminRoute } from "../../deps";
-import { adminNotFound } from "./admin-not-found";
 
 /** DELETE /admin/v1/api-keys/{id}: the key fails on its next request. */
 export const revokeApiKeyRoute = ({ db }: ApiDeps) =>

@@ -1,6 +1,6 @@
+import { adminNotFound } from "@mailstop/core";
 import { updateOrganisation } from "@mailstop/db";
 import { type ApiDeps, adminRoute } from "../../deps";
-import { adminNotFound } from "./admin-not-found";
 
 /** PATCH /admin/v1/organisations/{id}: suspension takes effect on the organisation's next request. */
 export const updateOrganisationRoute = ({ db }: ApiDeps) =>

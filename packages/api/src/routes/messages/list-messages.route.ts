@@ -19,7 +19,7 @@ export const listMessagesRoute = ({ db, config, blobs }: ApiDeps) =>
       { ...messageFilterFrom(query), ...(inbox === undefined ? {} : { inboxId: inbox.id }) },
       { beforeSeq: decodeCursor(query.cursor, (position) => /^\d{1,18}$/.test(position)), limit: limit + 1 },
     );
-    const page = pageOf(rows, limit, (record) => String(record.row.seq));
+    const page = pageOf(rows, limit, (record) => record.seq);
     const data = await Promise.all(page.items.map((record) => toMessageView(record, { formats: [], previewChars: 0, origin: config.http.publicUrl, blobs })));
     return { status: 200, body: { data, limit, next_cursor: page.nextCursor } };
   });

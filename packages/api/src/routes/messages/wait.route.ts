@@ -1,5 +1,5 @@
 import { type MessageRecord, listReadableMessages } from "@mailstop/db";
-import { MailstopError } from "@mailstop/core";
+import { MailstopError, restarting } from "@mailstop/core";
 import { type WaiterDeps, publicRoute } from "../../deps";
 import { requireInbox } from "../../inboxes/inbox.service";
 import { type Mismatch, explainMismatch, timeoutHint } from "../../messages/explain-mismatch";
@@ -11,13 +11,8 @@ import { ArrivalQueue } from "../../waits/arrival-queue";
 import { HeldWaits } from "../../waits/held-waits";
 import { matchedBody } from "../../waits/matched-body";
 
-/**
- * What a wait gets when its waiter shuts down: `503`, retryable, retry after 1 s. The code is
- * `internal` (the closed set has no "unavailable" besides the object store's); a retried wait
- * with `match` returns a message stored meanwhile at once, so nothing is missed. A restart is
- * not a failure: it is logged at info, without a stack (docs/decisions.md, issue 12).
- */
-const shuttingDown = () => new MailstopError("internal", "mailstop is restarting; retry the wait.", { status: 503, retryAfterSeconds: 1, planned: true });
+/** What a held wait gets when its waiter shuts down (see restarting). */
+const shuttingDown = restarting;
 
 /**
  * How long before its start a wait with `match` still takes a message found by a re-check
