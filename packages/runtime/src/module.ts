@@ -3,8 +3,7 @@ import type { Config } from "@mailstop/config";
 import type { Db } from "@mailstop/db";
 import type { HttpContribution } from "@mailstop/http";
 import type { Logger } from "@mailstop/logging";
-import type { Bus, JobHandlers, JobQueue, JobWorker, WaitSlots } from "@mailstop/messaging";
-import type { Greylist } from "@mailstop/smtp-edge";
+import type { Bus, Greylist, JobHandlers, JobQueue, JobWorker, WaitSlots } from "@mailstop/messaging";
 
 /** A running part of mailstop. Started in dependency order, stopped in reverse. */
 export interface ServiceModule {

@@ -4,14 +4,15 @@ import {
   BullJobQueue,
   DatabaseJobQueue,
   InProcessBus,
+  InProcessGreylist,
   InProcessWaitSlots,
   RedisBus,
+  RedisGreylist,
   RedisWaitSlots,
   createRedis,
   startBullWorker,
   startDatabaseWorker,
 } from "@mailstop/messaging";
-import { InProcessGreylist, RedisGreylist } from "@mailstop/smtp-edge";
 import type { Redis } from "ioredis";
 import { type Messaging, type RuntimeContext, type ServiceModule, requireDb } from "../module";
 
