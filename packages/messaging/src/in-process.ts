@@ -1,5 +1,6 @@
 import type { ArrivalEvent } from "./catalog";
 import type { Bus } from "./bus";
+import { GREYLIST, type Greylist } from "./greylist";
 import type { WaitSlot, WaitSlots } from "./wait-slots";
 
 /**
@@ -66,5 +67,32 @@ export class InProcessWaitSlots implements WaitSlots {
         else this.held.set(projectId, left);
       },
     };
+  }
+}
+
+/**
+ * The greylist of the monolith on embedded stand-ins: the same rule kept in this process's
+ * memory. Pairs are forgotten after `rememberMs`, swept as new pairs arrive, so the map stays
+ * bounded by the pairs seen in the last four hours.
+ */
+export class InProcessGreylist implements Greylist {
+  private readonly firstSeen = new Map<string, number>();
+  private nextSweep = 0;
+
+  async refuses(sender: string, recipient: string, now = Date.now()): Promise<boolean> {
+    this.sweep(now);
+    const pair = `${sender.toLowerCase()}\n${recipient.toLowerCase()}`;
+    const seenAt = this.firstSeen.get(pair);
+    if (seenAt === undefined || now - seenAt >= GREYLIST.rememberMs) {
+      this.firstSeen.set(pair, now);
+      return true;
+    }
+    return now - seenAt < GREYLIST.retryAfterMs;
+  }
+
+  private sweep(now: number): void {
+    if (now < this.nextSweep) return;
+    this.nextSweep = now + GREYLIST.rememberMs / 4;
+    for (const [pair, seenAt] of this.firstSeen) if (now - seenAt >= GREYLIST.rememberMs) this.firstSeen.delete(pair);
   }
 }

@@ -3,7 +3,8 @@ export { type JobQueue, type JobHandlers, type JobWorker, PermanentJobError } fr
 export type { Bus } from "./bus";
 export { BullJobQueue, startBullWorker } from "./bull-job-queue";
 export { DatabaseJobQueue, startDatabaseWorker, WORKER_CLOSE_GRACE_MS } from "./database-job-queue";
-export { InProcessBus, InProcessWaitSlots } from "./in-process";
+export { InProcessBus, InProcessGreylist, InProcessWaitSlots } from "./in-process";
+export { GREYLIST, RedisGreylist, type Greylist } from "./greylist";
 export { RedisBus } from "./redis-bus";
 export { createRedis } from "./redis-connection";
 export { RedisWaitSlots, SLOT_LEASE, type WaitSlots, type WaitSlot } from "./wait-slots";

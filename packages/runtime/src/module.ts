@@ -3,22 +3,7 @@ import type { Config } from "@mailstop/config";
 import type { Db } from "@mailstop/db";
 import type { HttpContribution } from "@mailstop/http";
 import type { Logger } from "@mailstop/logging";
-import type { Bus, JobHandlers, JobQueue, JobWorker, WaitSlots } from "@mailstop/messaging";
-import type { Greylist } from "@mailstop/smtp-edge";
-
-/** A running part of mailstop. Started in dependency order, stopped in reverse. */
-export interface ServiceModule {
-  readonly name: string;
-  start(): Promise<void>;
-  /**
-   * Called on every module before any is stopped: ends long-lived work (event streams) that
-   * would otherwise hold the HTTP listener open while it closes.
-   */
-  drain?(): Promise<void>;
-  stop(): Promise<void>;
-  /** True when the module can do its work (its dependencies are reachable). */
-  ready(): Promise<boolean>;
-}
+import type { Bus, Greylist, JobHandlers, JobQueue, JobWorker, WaitSlots } from "@mailstop/messaging";
 
 /**
  * The job queue, the arrival bus, the wait allowance and the greylist: on Redis for the
@@ -35,39 +20,90 @@ export interface Messaging {
   startWorker(handlers: JobHandlers, options: { concurrency: number; lockDurationMs: number }): JobWorker;
 }
 
-/** What modules share within one process; each field is set by the module that owns it. */
+/**
+ * What modules hand one another, by name (the module that provides each in brackets). A module
+ * lists the names it `needs`; the module providing each starts before it and gives it the
+ * value. Sharing something new between modules starts with a name here.
+ */
+export interface Provided {
+  /** The database, migrated (database). */
+  db: Db;
+  /** The object store, its bucket or directory ready (object-store). */
+  blobs: BlobStore;
+  /** The signed downloads of the directory object store; none on S3 (object-store). */
+  downloadRoutes: HttpContribution[];
+  /** Redis and BullMQ, or their in-process stand-ins (messaging). */
+  messaging: Messaging;
+  /** The ports the SMTP listeners bound (smtp-edge). */
+  smtpPorts: { receiving: number; capture: number };
+  /** The waits and event streams (waiter). */
+  waiterRoutes: HttpContribution[];
+  /** Everything else of the public and admin API (api). */
+  apiRoutes: HttpContribution[];
+  /** Where the HTTP listener listens (http-server). */
+  httpAddress: { host: string; port: number };
+}
+
+export type Provision = keyof Provided;
+
+/** What the runner gives every module, whatever it needs. */
 export interface RuntimeContext {
   config: Config;
   logger: Logger;
   /** Writes operator-facing text (first-start credentials) outside the structured log. */
   print: (text: string) => void;
-  /** Set by the database module. */
-  db?: Db;
-  /** Routes that the api and waiter modules add to the one HTTP listener. */
-  http: HttpContribution[];
-  /** Set by the http-server module once it listens. */
-  httpAddress?: { host: string; port: number };
-  /** Set by the object-store module. */
-  blobs?: BlobStore;
-  /** Set by the messaging module: Redis and BullMQ, or their in-process stand-ins. */
-  messaging?: Messaging;
-  /** Set by the runner: the names of the started modules whose `ready()` is false (their engines unreachable). */
-  notReady?: () => Promise<string[]>;
-  /** Set by the smtp-edge module once it listens. */
-  smtpPorts?: { receiving: number; capture: number };
+  /** The target's modules whose `ready()` is false (their engines unreachable); ["starting"] until all have started. */
+  notReady(): Promise<string[]>;
 }
 
-export function requireDb(context: RuntimeContext): Db {
-  if (!context.db) throw new Error("the database module must start before this module");
-  return context.db;
+/**
+ * A factory's argument: the runtime context, the value of each name the module needs, and of
+ * each it may use (null when no module of the target provides it).
+ */
+export type Dependencies<Needs extends Provision, Optional extends Provision> = RuntimeContext &
+  Pick<Provided, Needs> & { [Name in Optional]: Provided[Name] | null };
+
+/** A running part of mailstop. Started in dependency order, stopped in reverse. */
+export interface ServiceModule<Provides extends Provision = never> {
+  /** Opens the module's resources and resolves with what it provides to the modules after it. */
+  start(): Promise<[Provides] extends [never] ? void : Pick<Provided, Provides>>;
+  /**
+   * Called on every module before any is stopped: ends long-lived work (event streams) that
+   * would otherwise hold the HTTP listener open while it closes.
+   */
+  drain?(): Promise<void>;
+  /** Closes what `start` opened; also called after a `start` that failed part-way. */
+  stop(): Promise<void>;
+  /** True when the module can do its work (its dependencies are reachable). */
+  ready(): Promise<boolean>;
 }
 
-export function requireBlobs(context: RuntimeContext): BlobStore {
-  if (!context.blobs) throw new Error("the object-store module must start before this module");
-  return context.blobs;
+/**
+ * A module: its name (as targets list it), the names it needs and may use, the names it
+ * provides, and its factory. The factory is called once everything the module needs has
+ * started, and only builds: resources are opened by `start`.
+ */
+export interface ModuleDefinition<Name extends string, Needs extends Provision, Optional extends Provision, Provides extends Provision> {
+  name: Name;
+  needs: readonly Needs[];
+  /** Used when the target has a module providing them (the api without an object store). */
+  optional?: readonly Optional[];
+  provides?: readonly Provides[];
+  create(dependencies: Dependencies<Needs, Optional>): ServiceModule<Provides>;
 }
 
-export function requireMessaging(context: RuntimeContext): Messaging {
-  if (!context.messaging) throw new Error("the messaging module must start before this module");
-  return context.messaging;
+/** Types a module from its lists: the factory receives exactly what `needs` and `optional` name, `start` must resolve with what `provides` names. */
+export function defineModule<Name extends string, Needs extends Provision = never, Optional extends Provision = never, Provides extends Provision = never>(
+  definition: ModuleDefinition<Name, Needs, Optional, Provides>,
+): ModuleDefinition<Name, Needs, Optional, Provides> {
+  return definition;
+}
+
+/** A module as the runner handles it, whatever it needs and provides. */
+export interface RunnableModule {
+  name: string;
+  needs: readonly Provision[];
+  optional?: readonly Provision[];
+  provides?: readonly Provision[];
+  create(dependencies: Dependencies<Provision, Provision>): Omit<ServiceModule, "start"> & { start(): Promise<Partial<Provided> | void> };
 }

@@ -1,14 +1,16 @@
 import type { Config } from "@mailstop/config";
 import { type Logger, createLogger } from "@mailstop/logging";
-import type { RuntimeContext, ServiceModule } from "./module";
+import type { Dependencies, Provided, Provision, RunnableModule, RuntimeContext } from "./module";
 import type { Target } from "./target-names";
-import { createModule, planTarget } from "./targets";
+import { type ModuleName, moduleNamed, planTarget } from "./targets";
 
 /** A started target: what it runs, where it listens, and how to stop it. */
 export interface RunningTarget {
   target: Target;
-  modules: readonly ServiceModule[];
-  context: RuntimeContext;
+  /** Its modules, in start order. */
+  modules: readonly ModuleName[];
+  /** The runtime context and what the target's modules provided, for tests that look inside. */
+  context: RuntimeContext & Partial<Provided>;
   /** The HTTP origin it listens on, when the target serves HTTP. */
   httpUrl: string | null;
   ready(): Promise<boolean>;
@@ -21,31 +23,45 @@ export interface StartOptions {
   print?: (text: string) => void;
 }
 
+interface Started {
+  name: ModuleName;
+  module: ReturnType<RunnableModule["create"]>;
+}
+
 /**
  * Drains every module, then stops them in reverse start order; every module is asked to
  * drain and stop even if one fails.
  */
-async function stopAll(modules: readonly ServiceModule[], logger: Logger): Promise<void> {
+async function stopAll(started: readonly Started[], logger: Logger): Promise<void> {
   for (const step of ["drain", "stop"] as const) {
-    for (const module of [...modules].reverse()) {
+    for (const { name, module } of [...started].reverse()) {
       try {
         await module[step]?.();
       } catch (error) {
-        logger.error({ err: error, module: module.name }, `module failed to ${step}`);
+        logger.error({ err: error, module: name }, `module failed to ${step}`);
       }
     }
   }
 }
 
-/** Creates and starts every module of `target`; on a failed start, stops what had started. */
+/**
+ * What `definition`'s factory is given: the context, and what it needs and may use from the
+ * modules started before it. The start order puts the provider of every need first, so each
+ * is there.
+ */
+function dependenciesOf(definition: RunnableModule, context: RuntimeContext, provided: Partial<Provided>): Dependencies<Provision, Provision> {
+  const dependencies: Record<string, unknown> = { ...context };
+  for (const name of definition.needs) dependencies[name] = provided[name];
+  for (const name of definition.optional ?? []) dependencies[name] = provided[name] ?? null;
+  return dependencies as unknown as Dependencies<Provision, Provision>;
+}
+
+/**
+ * Starts the modules of `target` in dependency order, each created once what it needs has
+ * started; on a failed start, stops what had been created.
+ */
 export async function startTarget(target: Target, options: StartOptions): Promise<RunningTarget> {
   const logger = options.logger ?? createLogger({ level: options.config.logLevel, name: "mailstop" });
-  const context: RuntimeContext = {
-    config: options.config,
-    logger,
-    print: options.print ?? ((text) => process.stdout.write(`${text}\n`)),
-    http: [],
-  };
   const plan = planTarget(target, options.config);
   for (const { module, missing } of plan.skipped) {
     logger.warn({ module, missing }, `${module} not started: ${missing.join(", ")} not set`);
@@ -53,40 +69,46 @@ export async function startTarget(target: Target, options: StartOptions): Promis
   if (plan.embedded.length > 0) {
     logger.info({ embedded: plan.embedded, data_dir: options.config.dataDir }, `embedded stand-ins for ${plan.embedded.join(", ")}; data under ${options.config.dataDir}`);
   }
-  const modules: ServiceModule[] = [];
+
+  const started: Started[] = [];
+  let running = false;
+  const notReady = async (): Promise<string[]> => {
+    if (!running) return ["starting"];
+    const states = await Promise.all(started.map(({ module }) => module.ready().catch(() => false)));
+    return started.filter((_, index) => !states[index]).map(({ name }) => name);
+  };
+  const context: RuntimeContext = {
+    config: options.config,
+    logger,
+    print: options.print ?? ((text) => process.stdout.write(`${text}\n`)),
+    notReady,
+  };
+  const provided: Partial<Provided> = {};
   try {
-    for (const name of plan.order) modules.push(createModule(name, context));
-  } catch (error) {
-    await stopAll(modules, logger);
-    throw error;
-  }
-  try {
-    for (const module of modules) {
-      await module.start();
+    for (const name of plan.order) {
+      const definition: RunnableModule = moduleNamed(name);
+      const module = definition.create(dependenciesOf(definition, context, provided));
+      // Pushed before its start: a start that fails part-way is stopped like the others.
+      started.push({ name, module });
+      Object.assign(provided, await module.start());
     }
   } catch (error) {
-    // Every module's stop is safe before its start, so all are stopped: a pool opened at
-    // creation is closed even when its own start failed.
-    await stopAll(modules, logger);
+    await stopAll(started, logger);
     throw error;
   }
-  logger.info({ target, modules: modules.map((m) => m.name) }, "mailstop started");
-  const notReady = async () => {
-    const states = await Promise.all(modules.map((m) => m.ready().catch(() => false)));
-    return modules.filter((_, index) => !states[index]).map((m) => m.name);
-  };
-  context.notReady = notReady;
+  running = true;
+  logger.info({ target, modules: started.map(({ name }) => name) }, "mailstop started");
 
   let stopping: Promise<void> | undefined;
-  const address = context.httpAddress;
+  const address = provided.httpAddress;
   return {
     target,
-    modules,
-    context,
+    modules: started.map(({ name }) => name),
+    context: { ...context, ...provided },
     httpUrl: address === undefined ? null : `http://${address.host.includes(":") ? `[${address.host}]` : address.host}:${address.port}`,
     ready: async () => (await notReady()).length === 0,
     stop: () => {
-      stopping ??= stopAll(modules, logger);
+      stopping ??= stopAll(started, logger);
       return stopping;
     },
   };

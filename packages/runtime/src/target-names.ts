@@ -1,7 +1,8 @@
 /**
- * The targets of `mailstop serve --target`: each lists its modules in start order (see
- * targets.ts, which checks every name against its module table). Apart from the modules
- * themselves, so the command line can offer the choices without loading every service.
+ * The targets of `mailstop serve --target` and the modules each runs. targets.ts checks every
+ * name against its module table and derives the start order from what each module needs;
+ * modules that need nothing of each other start in the order listed here. Apart from the
+ * modules themselves, so the command line can offer the choices without loading every service.
  */
 export const TARGETS = {
   api: ["database", "object-store", "api", "http-server"],

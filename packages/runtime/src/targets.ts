@@ -1,5 +1,6 @@
 import type { Config } from "@mailstop/config";
-import type { RuntimeContext, ServiceModule } from "./module";
+import type { RunnableModule } from "./module";
+import { dependencyOrder } from "./module-graph";
 import { TARGETS, type Target } from "./target-names";
 import { apiModule } from "./modules/api.module";
 import { databaseModule } from "./modules/database.module";
@@ -11,54 +12,47 @@ import { parserModule } from "./modules/parser.module";
 import { smtpEdgeModule } from "./modules/smtp-edge.module";
 import { waiterModule } from "./modules/waiter.module";
 
-/**
- * Every module and the modules it needs started before it. The three engine modules run on
- * their real engine when its setting is present, else on an embedded stand-in (PGlite, a
- * directory, in-process messaging), which only the monolithic target may use.
- */
-const MODULES = {
-  database: { needs: [], create: databaseModule },
-  "object-store": { needs: [], create: objectStoreModule },
-  messaging: { needs: ["database"], create: messagingModule },
-  "first-start": { needs: ["database"], create: firstStartModule },
-  parser: { needs: ["database", "object-store", "messaging"], create: parserModule },
-  "smtp-edge": { needs: ["database", "object-store", "messaging"], create: smtpEdgeModule },
-  waiter: { needs: ["database", "messaging"], create: waiterModule },
-  api: { needs: ["database"], create: apiModule },
-  // Last: it serves the routes the api and waiter modules added.
-  "http-server": { needs: ["database"], create: httpServerModule },
-} as const satisfies Record<string, { needs: readonly string[]; create: (context: RuntimeContext) => ServiceModule }>;
+/** Every module; each declares what it needs and provides (see defineModule). */
+const MODULES = [
+  databaseModule,
+  objectStoreModule,
+  messagingModule,
+  firstStartModule,
+  parserModule,
+  smtpEdgeModule,
+  waiterModule,
+  apiModule,
+  httpServerModule,
+] as const satisfies readonly RunnableModule[];
 
-/** The setting that puts an engine module on its real engine. */
+export type ModuleName = (typeof MODULES)[number]["name"];
+
+// Every target names only modules this table knows.
+TARGETS satisfies Record<Target, readonly ModuleName[]>;
+
+export function moduleNamed(name: ModuleName): (typeof MODULES)[number] {
+  return MODULES.find((module) => module.name === name)!;
+}
+
+/**
+ * The three engine modules run on their real engine when its setting is present, else on an
+ * embedded stand-in (PGlite, a directory, in-process messaging), which only the monolithic
+ * target may use.
+ */
 const ENGINE_SETTINGS: Partial<Record<ModuleName, { setting: string; configured: (config: Config) => boolean }>> = {
   database: { setting: "DATABASE_URL", configured: (c) => c.databaseUrl !== null },
   "object-store": { setting: "S3_ENDPOINT", configured: (c) => c.s3 !== null },
   messaging: { setting: "REDIS_URL", configured: (c) => c.redisUrl !== null },
 };
 
-export type ModuleName = keyof typeof MODULES;
-
-// Every target names only modules this table knows.
-TARGETS satisfies Record<Target, readonly ModuleName[]>;
-
-/**
- * The start order of a target: each module after the modules it needs, otherwise in the
- * order the target lists them. Arrays only, never map iteration, so the order is fixed.
- */
-export function startOrder(target: Target): ModuleName[] {
-  return orderOf(TARGETS[target]);
+/** The modules `names` in start order: see dependencyOrder. */
+function orderOf(names: readonly ModuleName[], target: Target): ModuleName[] {
+  return dependencyOrder(names.map(moduleNamed), ` of target ${target}`).map((module) => module.name);
 }
 
-function orderOf(roots: readonly ModuleName[]): ModuleName[] {
-  const order: ModuleName[] = [];
-  const visit = (name: ModuleName, path: readonly ModuleName[]): void => {
-    if (order.includes(name)) return;
-    if (path.includes(name)) throw new Error(`module dependency cycle: ${[...path, name].join(" -> ")}`);
-    for (const need of MODULES[name].needs) visit(need, [...path, name]);
-    order.push(name);
-  };
-  for (const name of roots) visit(name, []);
-  return order;
+/** The start order of a target's modules, derived from what each needs. */
+export function startOrder(target: Target): ModuleName[] {
+  return orderOf(TARGETS[target], target);
 }
 
 /**
@@ -69,15 +63,6 @@ const OPTIONAL: Partial<Record<Target, ReadonlySet<ModuleName>>> = {
   api: new Set(["object-store"]),
   waiter: new Set(["object-store"]),
 };
-
-/** The engine settings a module and everything it needs are missing. */
-function missingSettings(name: ModuleName, config: Config): string[] {
-  const missing = new Set<string>();
-  const engine = ENGINE_SETTINGS[name];
-  if (engine !== undefined && !engine.configured(config)) missing.add(engine.setting);
-  for (const need of MODULES[name].needs) for (const setting of missingSettings(need, config)) missing.add(setting);
-  return [...missing];
-}
 
 export interface TargetPlan {
   order: ModuleName[];
@@ -95,19 +80,15 @@ export interface TargetPlan {
 export function planTarget(target: Target, config: Config): TargetPlan {
   if (target === "all") {
     const embedded = (Object.keys(ENGINE_SETTINGS) as ModuleName[]).filter((name) => !ENGINE_SETTINGS[name]!.configured(config));
-    return { order: orderOf(TARGETS.all), skipped: [], embedded };
+    return { order: startOrder("all"), skipped: [], embedded };
   }
   const skipped: TargetPlan["skipped"] = [];
-  const roots: ModuleName[] = [];
+  const kept: ModuleName[] = [];
   for (const name of TARGETS[target]) {
-    const missing = missingSettings(name, config);
-    if (missing.length === 0) roots.push(name);
-    else if (OPTIONAL[target]?.has(name)) skipped.push({ module: name, missing });
-    else throw new Error(`${name} needs ${missing.join(", ")}: set ${missing.length === 1 ? "it" : "them"} to run target ${target} (only target all runs on embedded stand-ins).`);
+    const engine = ENGINE_SETTINGS[name];
+    if (engine === undefined || engine.configured(config)) kept.push(name);
+    else if (OPTIONAL[target]?.has(name)) skipped.push({ module: name, missing: [engine.setting] });
+    else throw new Error(`${name} needs ${engine.setting}: set it to run target ${target} (only target all runs on embedded stand-ins).`);
   }
-  return { order: orderOf(roots), skipped, embedded: [] };
-}
-
-export function createModule(name: ModuleName, context: RuntimeContext): ServiceModule {
-  return MODULES[name].create(context);
+  return { order: orderOf(kept, target), skipped, embedded: [] };
 }

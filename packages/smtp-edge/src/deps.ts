@@ -2,9 +2,8 @@ import type { BlobStore } from "@mailstop/blob-store";
 import type { Config } from "@mailstop/config";
 import type { Db } from "@mailstop/db";
 import type { Logger } from "@mailstop/logging";
-import type { JobQueue } from "@mailstop/messaging";
+import type { Greylist, JobQueue } from "@mailstop/messaging";
 import type { AcceptLedger } from "./accept-ledger";
-import type { Greylist } from "./greylist";
 
 /** What both listeners need, built once by the runtime. */
 export interface SmtpEdgeDeps {

@@ -4,16 +4,17 @@ import {
   BullJobQueue,
   DatabaseJobQueue,
   InProcessBus,
+  InProcessGreylist,
   InProcessWaitSlots,
   RedisBus,
+  RedisGreylist,
   RedisWaitSlots,
   createRedis,
   startBullWorker,
   startDatabaseWorker,
 } from "@mailstop/messaging";
-import { InProcessGreylist, RedisGreylist } from "@mailstop/smtp-edge";
 import type { Redis } from "ioredis";
-import { type Messaging, type RuntimeContext, type ServiceModule, requireDb } from "../module";
+import { type Dependencies, type ServiceModule, defineModule } from "../module";
 
 const CONNECT_TIMEOUT_MS = 5000;
 
@@ -22,26 +23,30 @@ const CONNECT_TIMEOUT_MS = 5000;
  * else the in-process stand-ins, with jobs kept in the database so a crash after the SMTP
  * edge's 250 loses nothing. The stand-ins serve one process only: the monolith.
  */
-export function messagingModule(context: RuntimeContext): ServiceModule {
-  return context.config.redisUrl === null ? inProcessMessaging(context) : redisMessaging(context, context.config.redisUrl);
-}
+export const messagingModule = defineModule({
+  name: "messaging",
+  needs: ["db"],
+  provides: ["messaging"],
+  create(dependencies) {
+    const { redisUrl } = dependencies.config;
+    return redisUrl === null ? inProcessMessaging(dependencies) : redisMessaging(dependencies, redisUrl);
+  },
+});
 
-function inProcessMessaging(context: RuntimeContext): ServiceModule {
-  const db = requireDb(context);
+function inProcessMessaging({ db, logger }: Dependencies<"db", never>): ServiceModule<"messaging"> {
   const queue = new DatabaseJobQueue(db);
   const bus = new InProcessBus();
-  const messaging: Messaging = {
-    kind: "in-process",
-    queue,
-    bus,
-    slots: new InProcessWaitSlots(),
-    greylist: new InProcessGreylist(),
-    startWorker: (handlers, options) => startDatabaseWorker(queue, db, handlers, { concurrency: options.concurrency, logger: context.logger, lockDurationMs: options.lockDurationMs }),
-  };
-  context.messaging = messaging;
   return {
-    name: "messaging",
-    start: async () => undefined,
+    start: async () => ({
+      messaging: {
+        kind: "in-process",
+        queue,
+        bus,
+        slots: new InProcessWaitSlots(),
+        greylist: new InProcessGreylist(),
+        startWorker: (handlers, options) => startDatabaseWorker(queue, db, handlers, { concurrency: options.concurrency, logger, lockDurationMs: options.lockDurationMs }),
+      },
+    }),
     async stop() {
       await queue.close();
       await bus.close();
@@ -50,42 +55,46 @@ function inProcessMessaging(context: RuntimeContext): ServiceModule {
   };
 }
 
-function redisMessaging(context: RuntimeContext, redisUrl: string): ServiceModule {
-  const { redisPrefix } = context.config;
-  const command = createRedis(redisUrl, "command", context.logger);
-  const blocking: Redis[] = [];
-  const newBlocking = () => {
-    const connection = createRedis(redisUrl, "blocking", context.logger);
-    blocking.push(connection);
+function redisMessaging({ config, logger }: Dependencies<never, never>, redisUrl: string): ServiceModule<"messaging"> {
+  const { redisPrefix } = config;
+  const connections: Redis[] = [];
+  const connect = (role: "command" | "blocking") => {
+    const connection = createRedis(redisUrl, role, logger);
+    connections.push(connection);
     return connection;
   };
-  const queue = new BullJobQueue(command, redisPrefix, context.logger);
-  const bus = new RedisBus(command, newBlocking, redisPrefix);
-  context.messaging = {
-    kind: "redis",
-    queue,
-    bus,
-    slots: new RedisWaitSlots(command, redisPrefix, `${hostname()}:${process.pid}`),
-    greylist: new RedisGreylist(command, redisPrefix),
-    startWorker: (handlers, options) =>
-      startBullWorker(newBlocking(), redisPrefix, handlers, { concurrency: options.concurrency, logger: context.logger, lockDurationMs: options.lockDurationMs }),
-  };
+  let command: Redis | undefined;
+  let queue: BullJobQueue | undefined;
+  let bus: RedisBus | undefined;
   return {
-    name: "messaging",
     async start() {
-      if (command.status === "ready") return;
-      const timeout = AbortSignal.timeout(CONNECT_TIMEOUT_MS);
-      try {
-        await once(command, "ready", { signal: timeout });
-      } catch {
-        throw new Error(`Redis at REDIS_URL did not answer within ${CONNECT_TIMEOUT_MS} ms.`);
+      command = connect("command");
+      if (command.status !== "ready") {
+        try {
+          await once(command, "ready", { signal: AbortSignal.timeout(CONNECT_TIMEOUT_MS) });
+        } catch {
+          throw new Error(`Redis at REDIS_URL did not answer within ${CONNECT_TIMEOUT_MS} ms.`);
+        }
       }
+      queue = new BullJobQueue(command, redisPrefix, logger);
+      bus = new RedisBus(command, () => connect("blocking"), redisPrefix);
+      return {
+        messaging: {
+          kind: "redis",
+          queue,
+          bus,
+          slots: new RedisWaitSlots(command, redisPrefix, `${hostname()}:${process.pid}`),
+          greylist: new RedisGreylist(command, redisPrefix),
+          startWorker: (handlers, options) =>
+            startBullWorker(connect("blocking"), redisPrefix, handlers, { concurrency: options.concurrency, logger, lockDurationMs: options.lockDurationMs }),
+        },
+      };
     },
     async stop() {
-      await queue.close().catch(() => undefined);
-      await bus.close();
-      await Promise.all([command, ...blocking].map((connection) => connection.quit().catch(() => connection.disconnect())));
+      await queue?.close().catch(() => undefined);
+      await bus?.close();
+      await Promise.all(connections.map((connection) => connection.quit().catch(() => connection.disconnect())));
     },
-    ready: async () => command.status === "ready",
+    ready: async () => command?.status === "ready",
   };
 }

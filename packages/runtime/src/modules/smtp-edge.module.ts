@@ -1,27 +1,23 @@
 import { AcceptLedger, createSmtpEdge } from "@mailstop/smtp-edge";
-import { type RuntimeContext, type ServiceModule, requireBlobs, requireDb, requireMessaging } from "../module";
+import { defineModule } from "../module";
 
 /** The smtp-edge service: receiving edge and capture relay. */
-export function smtpEdgeModule(context: RuntimeContext): ServiceModule {
-  const messaging = requireMessaging(context);
-  const db = requireDb(context);
-  const edge = createSmtpEdge({
-    db,
-    blobs: requireBlobs(context),
-    queue: messaging.queue,
-    ledger: new AcceptLedger(db),
-    greylist: messaging.greylist,
-    config: context.config,
-    logger: context.logger,
-  });
-  return {
-    name: "smtp-edge",
-    async start() {
-      await edge.start();
-      context.smtpPorts = edge.ports();
-    },
-    drain: async () => edge.drain(),
-    stop: () => edge.stop(),
-    ready: async () => context.smtpPorts !== undefined,
-  };
-}
+export const smtpEdgeModule = defineModule({
+  name: "smtp-edge",
+  needs: ["db", "blobs", "messaging"],
+  provides: ["smtpPorts"],
+  create({ db, blobs, messaging, config, logger }) {
+    const edge = createSmtpEdge({ db, blobs, queue: messaging.queue, ledger: new AcceptLedger(db), greylist: messaging.greylist, config, logger });
+    let listening = false;
+    return {
+      async start() {
+        await edge.start();
+        listening = true;
+        return { smtpPorts: edge.ports() };
+      },
+      drain: async () => edge.drain(),
+      stop: () => edge.stop(),
+      ready: async () => listening,
+    };
+  },
+});

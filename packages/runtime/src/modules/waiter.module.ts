@@ -1,26 +1,21 @@
 import { waiterHttpContributions } from "@mailstop/api";
-import { type RuntimeContext, type ServiceModule, requireDb, requireMessaging } from "../module";
+import { defineModule } from "../module";
 
 /** The waiter service: blocking waits and event streams on the HTTP listener, fed by the arrival bus. */
-export function waiterModule(context: RuntimeContext): ServiceModule {
-  const messaging = requireMessaging(context);
-  const shutdown = new AbortController();
-  context.http.push(
-    ...waiterHttpContributions({
-      db: requireDb(context),
-      config: context.config,
-      logger: context.logger,
-      blobs: context.blobs ?? null,
-      bus: messaging.bus,
-      slots: messaging.slots,
-      shutdown: shutdown.signal,
-    }),
-  );
-  return {
-    name: "waiter",
-    start: async () => undefined,
-    drain: async () => shutdown.abort(),
-    stop: async () => undefined,
-    ready: async () => true,
-  };
-}
+export const waiterModule = defineModule({
+  name: "waiter",
+  needs: ["db", "messaging"],
+  // Run without one when the target is given no S3_ENDPOINT: reads of stored bodies answer 503.
+  optional: ["blobs"],
+  provides: ["waiterRoutes"],
+  create({ db, messaging, blobs, config, logger }) {
+    const shutdown = new AbortController();
+    const waiterRoutes = waiterHttpContributions({ db, config, logger, blobs, bus: messaging.bus, slots: messaging.slots, shutdown: shutdown.signal });
+    return {
+      start: async () => ({ waiterRoutes }),
+      drain: async () => shutdown.abort(),
+      stop: async () => undefined,
+      ready: async () => true,
+    };
+  },
+});

@@ -1,9 +1,10 @@
 import { once } from "node:events";
 import { createLogger } from "@mailstop/logging";
-import { createRedis } from "@mailstop/messaging";
 import { runRedisUrl, testWorld, uniqueRedisPrefix } from "@mailstop/testkit";
 import type { Redis } from "ioredis";
-import { GREYLIST, type Greylist, InProcessGreylist, RedisGreylist } from "./greylist";
+import { GREYLIST, type Greylist, RedisGreylist } from "./greylist";
+import { InProcessGreylist } from "./in-process";
+import { createRedis } from "./redis-connection";
 
 // The sim.greylist memory, one contract for Redis (the fleet) and the in-process stand-in.
 
