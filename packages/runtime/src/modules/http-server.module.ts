@@ -2,7 +2,7 @@ import { once } from "node:events";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { type HttpContribution, createHttpApp, createHttpServer, healthRoute } from "@mailstop/http";
-import { notReady } from "@mailstop/core";
+import { notReady as notReadyError } from "@mailstop/core";
 import { publicDocument } from "@mailstop/openapi";
 import { type RuntimeContext, defineModule } from "../module";
 
@@ -11,12 +11,12 @@ import { type RuntimeContext, defineModule } from "../module";
  * module of this target is started and its engines answer, else 503 naming the modules that
  * are not. Not an API operation (like /health it needs no key), so outside the OpenAPI document.
  */
-function mountReadiness(app: Parameters<NonNullable<HttpContribution["setup"]>>[0], notReady: RuntimeContext["notReady"]): void {
+function mountReadiness(app: Parameters<NonNullable<HttpContribution["setup"]>>[0], modulesNotReady: RuntimeContext["notReady"]): void {
   app.get("/ready", (_req, res, next) => {
-    notReady()
+    modulesNotReady()
       .then((waiting) => {
         if (waiting.length === 0) return void res.json({ status: "ready" });
-        next(notReady(waiting));
+        next(notReadyError(waiting));
       })
       .catch(next);
   });
