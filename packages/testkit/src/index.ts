@@ -15,3 +15,4 @@ export { startTestRedis, type TestRedis } from "./redis";
 export { TestEventStream, type StreamFrame } from "./event-stream";
 export { testWorld, describeWithEngines, describeInProcess, itWithEngines, itInProcess, TEST_WORLD_ENV, type TestWorld } from "./world";
 export { startTcpProxy, type TcpProxy } from "./tcp-proxy";
+export { useTestServer, type SuiteServer, type SuiteServerOptions } from "./use-test-server";
