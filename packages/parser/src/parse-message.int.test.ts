@@ -341,8 +341,7 @@ describe("arrivals", () => {
   it("are published after the row is committed, on the inbox's channel", async () => {
     const inbox = await createInbox();
     const subject = `Arrival ${newId("message")}`;
-    let resolveArrival: (event: ArrivalEvent) => void = () => undefined;
-    const arrived = new Promise<ArrivalEvent>((resolve) => (resolveArrival = resolve));
+    let arrived: ArrivalEvent | undefined;
     const unsubscribe = await deps.bus.subscribeArrivals(inbox.id, (event) => {
       // The row must already be readable when the arrival is heard.
       void server.db
@@ -350,11 +349,11 @@ describe("arrivals", () => {
         .select(["id", "stream_seq"])
         .where("id", "=", event.message_id)
         .executeTakeFirst()
-        .then((row) => resolveArrival({ ...event, seq: row?.stream_seq ?? "missing" }));
+        .then((row) => (arrived = { ...event, seq: row?.stream_seq ?? "missing" }));
     });
     try {
       await server.send({ from: "a@b.test", to: inbox.address, subject, text: "x" });
-      const event = await Promise.race([arrived, new Promise<never>((_, reject) => setTimeout(() => reject(new Error("no arrival")), 10_000))]);
+      const event = await eventually(async () => arrived, { what: "the arrival" });
       const row = await server.stored(inbox.id, subject);
       expect(event).toEqual({ inbox_id: inbox.id, message_id: row.id, seq: row.stream_seq });
     } finally {
