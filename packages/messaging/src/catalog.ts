@@ -168,3 +168,25 @@ export interface ArrivalEvent {
   seq: string;
 }
 
+/**
+ * An arrival event's schema. It allows other fields: a publisher newer than its subscribers (a
+ * fleet half-way through a deploy) may add one.
+ */
+const arrivalEventSchema: JSONSchemaType<ArrivalEvent> = {
+  type: "object",
+  required: ["inbox_id", "message_id", "seq"],
+  properties: {
+    inbox_id: { type: "string", minLength: 1 },
+    message_id: { type: "string", minLength: 1 },
+    seq: { type: "string", pattern: "^[0-9]+$" },
+  },
+};
+const validateArrivalEvent = ajv.compile(arrivalEventSchema);
+
+/**
+ * `value` as an ArrivalEvent, or why it is not one. Buses check what they receive with it, so
+ * a malformed event (from another process, or a bug) reaches no subscriber.
+ */
+export function checkArrivalEvent(value: unknown): { event: ArrivalEvent; problem: null } | { event: null; problem: string } {
+  return validateArrivalEvent(value) ? { event: value, problem: null } : { event: null, problem: ajv.errorsText(validateArrivalEvent.errors) };
+}

@@ -29,7 +29,7 @@ export function messagingModule(context: RuntimeContext): ServiceModule {
 function inProcessMessaging(context: RuntimeContext): ServiceModule {
   const db = requireDb(context);
   const queue = new DatabaseJobQueue(db);
-  const bus = new InProcessBus();
+  const bus = new InProcessBus(context.logger);
   const messaging: Messaging = {
     kind: "in-process",
     queue,
@@ -60,7 +60,7 @@ function redisMessaging(context: RuntimeContext, redisUrl: string): ServiceModul
     return connection;
   };
   const queue = new BullJobQueue(command, redisPrefix, context.logger);
-  const bus = new RedisBus(command, newBlocking, redisPrefix);
+  const bus = new RedisBus(command, newBlocking, redisPrefix, context.logger);
   context.messaging = {
     kind: "redis",
     queue,
