@@ -1,25 +1,18 @@
 // The test kit is imported by relative path: @mailstop/http does not list @mailstop/testkit.
-import { TEST_ADMIN_TOKEN, type TestProject, type TestServer, expectError, rawRequest, startTestServer } from "@mailstop/testkit";
+import { TEST_ADMIN_TOKEN, type TestProject, expectError, rawRequest, useTestServer } from "@mailstop/testkit";
 
-let server: TestServer;
-let project: TestProject;
-/** An inbox of `project`, so "exists" and "does not exist" can be compared. */
+const server = useTestServer();
+/** An inbox of the suite's project, so "exists" and "does not exist" can be compared. */
 let inboxId: string;
 
 const MISSING_INBOX = "ibx_00000000000000000000000000";
 const REQUEST_ID = /^req_[0-9a-z]{26}$/;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  project = await server.bootstrap();
-  const created = await rawRequest(server.url, "POST", "/v1/inboxes", {
-    headers: { authorization: `Bearer ${project.apiKey}`, "content-type": "application/json" },
-    body: JSON.stringify({ tag: "auth.existing" }),
-  });
+  const created = await server.request("POST", "/v1/inboxes", { body: { tag: "auth.existing" } });
   expect(created.status).toBe(201);
   inboxId = created.json.id;
 });
-afterAll(() => server.stop());
 
 type Call = { name: string; method: string; path: () => string; body?: () => unknown };
 
@@ -84,7 +77,7 @@ describe("Authentication (SPEC.md)", () => {
 
   describe("401 invalid_api_key: malformed, unknown, revoked or expired key", () => {
     it.each(ROUTES)("$name with Basic credentials", async (route) => {
-      const basic = `Basic ${Buffer.from(`user:${project.apiKey}`).toString("base64")}`;
+      const basic = `Basic ${Buffer.from(`user:${server.apiKey}`).toString("base64")}`;
       expectError(await call(route, basic), { status: 401, code: "invalid_api_key", retryable: false });
     });
 
@@ -129,12 +122,12 @@ describe("Authentication (SPEC.md)", () => {
     });
 
     it("refuses a key whose expires_at has passed, and accepts one that has not", async () => {
-      const expired = await admin("POST", `/admin/v1/projects/${project.projectId}/api-keys`, { expires_at: new Date(Date.now() - 60_000).toISOString() });
+      const expired = await admin("POST", `/admin/v1/projects/${server.project.projectId}/api-keys`, { expires_at: new Date(Date.now() - 60_000).toISOString() });
       expect(expired.status).toBe(201);
       for (const route of ROUTES) {
         expectError(await call(route, bearer(expired.json.key)), { status: 401, code: "invalid_api_key", retryable: false });
       }
-      const valid = await admin("POST", `/admin/v1/projects/${project.projectId}/api-keys`, { expires_at: new Date(Date.now() + 3_600_000).toISOString() });
+      const valid = await admin("POST", `/admin/v1/projects/${server.project.projectId}/api-keys`, { expires_at: new Date(Date.now() + 3_600_000).toISOString() });
       expect((await call(ROUTES[0]!, bearer(valid.json.key))).status).toBe(200);
     });
 
@@ -257,16 +250,16 @@ describe("Authentication (SPEC.md)", () => {
     it("is on every response (200, 401, 403, 404, 400), well formed and unique per request", async () => {
       const reader = await server.bootstrap({ scopes: ["inboxes:read"] });
       const outcomes = [
-        { status: 200, outcome: await call(ROUTES[0]!, bearer(project.apiKey)) },
-        { status: 200, outcome: await call(ROUTES[0]!, bearer(project.apiKey)) },
-        { status: 201, outcome: await call(ROUTES[2]!, bearer(project.apiKey)) },
+        { status: 200, outcome: await call(ROUTES[0]!, bearer(server.apiKey)) },
+        { status: 200, outcome: await call(ROUTES[0]!, bearer(server.apiKey)) },
+        { status: 201, outcome: await call(ROUTES[2]!, bearer(server.apiKey)) },
         { status: 401, outcome: await call(ROUTES[0]!) },
         { status: 401, outcome: await call(ROUTES[0]!) },
         { status: 401, outcome: await call(ROUTES[0]!, "Bearer is_test_unknown_key_0123456789") },
         { status: 403, outcome: await call(ROUTES[2]!, bearer(reader.apiKey)) },
-        { status: 404, outcome: await call({ method: "GET", path: () => `/v1/inboxes/${MISSING_INBOX}` }, bearer(project.apiKey)) },
+        { status: 404, outcome: await call({ method: "GET", path: () => `/v1/inboxes/${MISSING_INBOX}` }, bearer(server.apiKey)) },
         { status: 404, outcome: await rawRequest(server.url, "GET", "/v1/nope") },
-        { status: 400, outcome: await call({ method: "POST", path: () => "/v1/inboxes", body: () => ({ tag: "Has Space" }) }, bearer(project.apiKey)) },
+        { status: 400, outcome: await call({ method: "POST", path: () => "/v1/inboxes", body: () => ({ tag: "Has Space" }) }, bearer(server.apiKey)) },
         { status: 200, outcome: await rawRequest(server.url, "GET", "/health") },
       ];
       const ids = outcomes.map(({ status, outcome }) => {

@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import pg from "pg";
-import { type TcpProxy, type TestServer, eventually, expectError, rawRequest, runDatabaseUrl, startTcpProxy, startTestServer } from "@mailstop/testkit";
+import { type TcpProxy, eventually, expectError, runDatabaseUrl, startTcpProxy, useTestServer } from "@mailstop/testkit";
 
 /** The run's database, reached through a proxy the test can cut (the shared PostgreSQL itself is never stopped). */
 function throughProxy(proxy: TcpProxy): string {
@@ -11,20 +11,14 @@ function throughProxy(proxy: TcpProxy): string {
 
 describe("the database lost under a running server", () => {
   let proxy: TcpProxy;
-  let server: TestServer;
-  let apiKey: string;
   beforeAll(async () => {
     const target = new URL(runDatabaseUrl());
     proxy = await startTcpProxy(Number(target.port || 5432));
-    server = await startTestServer({ databaseUrl: throughProxy(proxy) });
-    ({ apiKey } = await server.bootstrap());
   });
-  afterAll(async () => {
-    await server.stop();
-    await proxy.close();
-  });
+  const server = useTestServer(() => ({ databaseUrl: throughProxy(proxy) }));
+  afterAll(() => proxy.close());
 
-  const listInboxes = () => rawRequest(server.url, "GET", "/v1/inboxes", { headers: { authorization: `Bearer ${apiKey}` } });
+  const listInboxes = () => server.request("GET", "/v1/inboxes");
 
   it("does not take the process down when PostgreSQL ends a connection in use (pg_terminate_backend)", async () => {
     const marker = `outage_${Date.now()}`;

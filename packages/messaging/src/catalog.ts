@@ -1,4 +1,4 @@
-import Ajv, { type ValidateFunction } from "ajv";
+import Ajv, { type JSONSchemaType, type ValidateFunction } from "ajv";
 
 /**
  * The one catalog of background jobs and pub/sub channels (trigger.dev's worker catalog, Novu's
@@ -66,31 +66,35 @@ export interface JobPayloads {
 }
 export type JobName = keyof JobPayloads;
 
-const recipient = {
-  type: "object",
-  additionalProperties: false,
-  required: ["address", "inbox_id", "sim"],
-  properties: {
-    address: { type: "string", minLength: 3 },
-    inbox_id: { type: ["string", "null"] },
-    sim: { enum: ["delay", "complaint", null] },
-  },
-};
+// Nullable members are typed constants: ajv's types refuse `nullable: true` written in place
+// inside `properties` (ajv-validator/ajv#2283), and accept it declared on its own.
+const stringOrNull: JSONSchemaType<string | null> = { type: "string", nullable: true };
+const simOrNull: JSONSchemaType<"delay" | "complaint" | null> = { type: "string", nullable: true, enum: ["delay", "complaint", null] };
+const noPayload: JSONSchemaType<Record<string, never>> = { type: "object", additionalProperties: false, properties: {}, required: [] };
 
-const SCHEMAS: Record<JobName, object> = {
+/**
+ * Each job's payload schema, typed by its payload: a field added to a payload type and not to
+ * its schema (or the other way round) does not compile.
+ */
+const SCHEMAS: { [N in JobName]: JSONSchemaType<JobPayloads[N]> } = {
   "parse-message": {
     type: "object",
     additionalProperties: false,
     required: ["transaction_id", "kind", "size", "received_at", "envelope_from", "deliveries"],
-    properties: {
-      transaction_id: { type: "string", minLength: 1 },
-      kind: { enum: ["received", "captured"] },
-      size: { type: "integer", minimum: 0 },
-      received_at: { type: "string" },
-      envelope_from: { type: ["string", "null"] },
+    // ajv's types want an optional property declared nullable, which would let `raw: null`
+    // through: `raw` is a plain string schema reached by reference instead.
+    $defs: {
       // No maxLength: ajv counts a string's code points to check it, a walk over every byte of
       // the source on each enqueue and consume; the edge alone decides what rides inline.
       raw: { type: "string" },
+    },
+    properties: {
+      transaction_id: { type: "string", minLength: 1 },
+      kind: { type: "string", enum: ["received", "captured"] },
+      size: { type: "integer", minimum: 0 },
+      received_at: { type: "string" },
+      envelope_from: stringOrNull,
+      raw: { $ref: "#/$defs/raw" },
       deliveries: {
         type: "array",
         minItems: 1,
@@ -102,7 +106,20 @@ const SCHEMAS: Record<JobName, object> = {
             project_id: { type: "string", minLength: 1 },
             project_key: { type: "string", minLength: 1 },
             raw_key: { type: "string", minLength: 1 },
-            recipients: { type: "array", minItems: 1, items: recipient },
+            recipients: {
+              type: "array",
+              minItems: 1,
+              items: {
+                type: "object",
+                additionalProperties: false,
+                required: ["address", "inbox_id", "sim"],
+                properties: {
+                  address: { type: "string", minLength: 3 },
+                  inbox_id: stringOrNull,
+                  sim: simOrNull,
+                },
+              },
+            },
           },
         },
       },
@@ -114,9 +131,9 @@ const SCHEMAS: Record<JobName, object> = {
     required: ["inbox_id", "message_id"],
     properties: { inbox_id: { type: "string" }, message_id: { type: "string" } },
   },
-  reap: { type: "object", additionalProperties: false, properties: {} },
-  reconcile: { type: "object", additionalProperties: false, properties: {} },
-  "sweep-orphans": { type: "object", additionalProperties: false, properties: {} },
+  reap: noPayload,
+  reconcile: noPayload,
+  "sweep-orphans": noPayload,
 };
 
 /** Which queue carries each job, and how it retries. A job that keeps failing is kept, never dropped. */
@@ -149,4 +166,27 @@ export interface ArrivalEvent {
   message_id: string;
   /** The message's stream cursor (`stream_seq`), as a decimal string. */
   seq: string;
+}
+
+/**
+ * An arrival event's schema. It allows other fields: a publisher newer than its subscribers (a
+ * fleet half-way through a deploy) may add one.
+ */
+const arrivalEventSchema: JSONSchemaType<ArrivalEvent> = {
+  type: "object",
+  required: ["inbox_id", "message_id", "seq"],
+  properties: {
+    inbox_id: { type: "string", minLength: 1 },
+    message_id: { type: "string", minLength: 1 },
+    seq: { type: "string", pattern: "^[0-9]+$" },
+  },
+};
+const validateArrivalEvent = ajv.compile(arrivalEventSchema);
+
+/**
+ * `value` as an ArrivalEvent, or why it is not one. Buses check what they receive with it, so
+ * a malformed event (from another process, or a bug) reaches no subscriber.
+ */
+export function checkArrivalEvent(value: unknown): { event: ArrivalEvent; problem: null } | { event: null; problem: string } {
+  return validateArrivalEvent(value) ? { event: value, problem: null } : { event: null, problem: ajv.errorsText(validateArrivalEvent.errors) };
 }

@@ -1,4 +1,5 @@
-import type { ArrivalEvent } from "./catalog";
+import type { Logger } from "@mailstop/logging";
+import { type ArrivalEvent, checkArrivalEvent } from "./catalog";
 import type { Bus } from "./bus";
 import { GREYLIST, type Greylist } from "./greylist";
 import type { WaitSlot, WaitSlots } from "./wait-slots";
@@ -10,7 +11,15 @@ import type { WaitSlot, WaitSlots } from "./wait-slots";
 export class InProcessBus implements Bus {
   private readonly handlers = new Map<string, Set<(event: ArrivalEvent) => void>>();
 
-  async publishArrival(event: ArrivalEvent): Promise<void> {
+  constructor(private readonly logger: Logger) {}
+
+  async publishArrival(published: ArrivalEvent): Promise<void> {
+    // Checked as the Redis bus checks what it receives: a malformed event reaches no subscriber.
+    const { event, problem } = checkArrivalEvent(published);
+    if (problem !== null) {
+      this.logger.warn({ problem }, "malformed arrival event dropped");
+      return;
+    }
     const listeners = this.handlers.get(event.inbox_id);
     if (!listeners) return;
     for (const listener of [...listeners]) {

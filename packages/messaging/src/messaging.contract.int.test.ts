@@ -6,7 +6,7 @@ import { Queue } from "bullmq";
 import type { Redis } from "ioredis";
 import { BullJobQueue, startBullWorker } from "./bull-job-queue";
 import type { Bus } from "./bus";
-import type { ArrivalEvent, ParseMessageJob } from "./catalog";
+import { type ArrivalEvent, CHANNELS, type ParseMessageJob } from "./catalog";
 import { DatabaseJobQueue, startDatabaseWorker } from "./database-job-queue";
 import { InProcessBus, InProcessWaitSlots } from "./in-process";
 import { type JobHandlers, type JobQueue, type JobWorker, PermanentJobError } from "./job-queue";
@@ -328,8 +328,8 @@ describe.each(inWorld<[string, () => Promise<Db>]>({ engines: [["PostgreSQL", po
 
 describe.each(
   inWorld<[string, () => Bus]>({
-    engines: [["Redis pub/sub", () => new RedisBus(redis("command"), () => redis("blocking"), uniqueRedisPrefix())]],
-    everywhere: [["in-process", () => new InProcessBus()]],
+    engines: [["Redis pub/sub", () => new RedisBus(redis("command"), () => redis("blocking"), uniqueRedisPrefix(), logger)]],
+    everywhere: [["in-process", () => new InProcessBus(logger)]],
   }),
 )("Bus contract: %s", (_name, create) => {
   it("delivers an arrival to every subscriber of that inbox only, until it unsubscribes", async () => {
@@ -384,6 +384,82 @@ describe.each(
   });
 });
 
+/** A bus as the malformed-arrival contract drives it: what it logged, and a way to put any value on an inbox's channel. */
+interface BusUnderTest {
+  bus: Bus;
+  warnings(): string[];
+  /** Puts `value` where the bus receives arrivals for `inboxId`, bypassing the publisher's types. */
+  inject(inboxId: string, value: unknown): Promise<void>;
+}
+
+/** A logger that keeps the messages of its warn lines. */
+function keptWarnings(): { logger: ReturnType<typeof createLogger>; warnings(): string[] } {
+  const lines: string[] = [];
+  return {
+    logger: createLogger({ level: "warn", destination: { write: (line: string) => void lines.push(line) } }),
+    warnings: () => lines.map((line) => (JSON.parse(line) as { msg: string }).msg),
+  };
+}
+
+describe.each(
+  inWorld<[string, () => Promise<BusUnderTest>]>({
+    engines: [
+      [
+        "Redis pub/sub",
+        async () => {
+          const kept = keptWarnings();
+          const prefix = uniqueRedisPrefix();
+          // Another process's publisher, as far as the bus can tell: raw text on the channel.
+          const publisher = await readyRedis();
+          const bus = new RedisBus(publisher, () => redis("blocking"), prefix, kept.logger);
+          const inject = async (inboxId: string, value: unknown) => {
+            await publisher.publish(`${prefix}:${CHANNELS.inboxArrivals(inboxId)}`, typeof value === "string" ? value : JSON.stringify(value));
+          };
+          return { bus, warnings: kept.warnings, inject };
+        },
+      ],
+    ],
+    everywhere: [
+      [
+        "in-process",
+        async () => {
+          const kept = keptWarnings();
+          const bus = new InProcessBus(kept.logger);
+          return { bus, warnings: kept.warnings, inject: (_inboxId: string, value: unknown) => bus.publishArrival(value as ArrivalEvent) };
+        },
+      ],
+    ],
+  }),
+)("Bus contract, malformed arrivals: %s", (name, create) => {
+  const malformed: unknown[] = [
+    { inbox_id: "ibx_m", message_id: "msg_no_seq" },
+    { inbox_id: "ibx_m", message_id: 42, seq: "1" },
+    { inbox_id: "ibx_m", message_id: "msg_bad_seq", seq: "1e3" },
+    { inbox_id: "", message_id: "msg_no_inbox", seq: "1" },
+    null,
+    [],
+    ...(name === "Redis pub/sub" ? ["not json {"] : []),
+  ];
+
+  it("drops each malformed event with a warning; the subscriber keeps listening and hears the valid event after them, and only it", async () => {
+    const { bus, warnings, inject } = await create();
+    const heard: unknown[] = [];
+    let got: (event: ArrivalEvent) => void = () => undefined;
+    const valid = deadline<ArrivalEvent>(5000, (resolve) => (got = resolve));
+    await bus.subscribeArrivals("ibx_m", (event) => {
+      heard.push(event);
+      if (event.message_id === "msg_valid") got(event);
+    });
+    for (const value of malformed) await inject("ibx_m", value);
+    // Published after them on the same connection: once it is heard, they were received before it.
+    await bus.publishArrival({ inbox_id: "ibx_m", message_id: "msg_valid", seq: "12" });
+    expect(await valid).toEqual({ inbox_id: "ibx_m", message_id: "msg_valid", seq: "12" });
+    expect(heard).toEqual([{ inbox_id: "ibx_m", message_id: "msg_valid", seq: "12" }]);
+    expect(warnings()).toEqual(malformed.map(() => "malformed arrival event dropped"));
+    await bus.close();
+  });
+});
+
 describe("Redis pub/sub when its subscriber connection drops", () => {
   itWithEngines(
     "subscribes every channel again and then tells its listeners, once per resubscribe",
@@ -395,7 +471,7 @@ describe("Redis pub/sub when its subscriber connection drops", () => {
       const publisher = redis("command", own.url);
       const admin = redis("command", own.url);
       await Promise.all([publisher, admin].map((connection) => (connection.status === "ready" ? undefined : once(connection, "ready"))));
-      const bus = new RedisBus(publisher, () => redis("blocking", own.url), uniqueRedisPrefix());
+      const bus = new RedisBus(publisher, () => redis("blocking", own.url), uniqueRedisPrefix(), logger);
       try {
         let got: (event: ArrivalEvent) => void = () => undefined;
         for (const inbox of ["ibx_r1", "ibx_r2", "ibx_r3"]) await bus.subscribeArrivals(inbox, (event) => got(event));
@@ -467,7 +543,7 @@ describe("Redis pub/sub on a connection still in its handshake", () => {
       // subscription in that window must wait for the connection to be ready.
       const publisher = await readyRedis();
       const subscriber = redis("blocking");
-      const bus = new RedisBus(publisher, () => subscriber, uniqueRedisPrefix());
+      const bus = new RedisBus(publisher, () => subscriber, uniqueRedisPrefix(), logger);
       const errors: Error[] = [];
       subscriber.on("error", (error: Error) => errors.push(error));
       await once(subscriber, "connect");

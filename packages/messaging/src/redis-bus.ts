@@ -1,6 +1,7 @@
 import { once } from "node:events";
+import type { Logger } from "@mailstop/logging";
 import type { Redis } from "ioredis";
-import { type ArrivalEvent, CHANNELS } from "./catalog";
+import { type ArrivalEvent, CHANNELS, checkArrivalEvent } from "./catalog";
 import type { Bus } from "./bus";
 
 /** How long a subscribe waits for the subscriber connection before it fails (retryable). */
@@ -26,6 +27,7 @@ export class RedisBus implements Bus {
     private readonly publisher: Redis,
     private readonly createSubscriber: () => Redis,
     private readonly prefix: string,
+    private readonly logger: Logger,
   ) {}
 
   private channel(inboxId: string): string {
@@ -42,12 +44,8 @@ export class RedisBus implements Bus {
       subscriber.on("message", (channel: string, message: string) => {
         const listeners = this.handlers.get(channel);
         if (!listeners) return;
-        let event: ArrivalEvent;
-        try {
-          event = JSON.parse(message) as ArrivalEvent;
-        } catch {
-          return;
-        }
+        const event = this.arrivalIn(channel, message);
+        if (event === null) return;
         for (const listener of listeners) {
           try {
             listener(event);
@@ -67,6 +65,24 @@ export class RedisBus implements Bus {
       this.subscriber = subscriber;
     }
     return this.subscriber;
+  }
+
+  /**
+   * The arrival a message on `channel` carries, or null when it carries none: whoever published
+   * it (another process, another version), a malformed event is logged and dropped, never handed
+   * to a subscriber.
+   */
+  private arrivalIn(channel: string, message: string): ArrivalEvent | null {
+    let value: unknown;
+    try {
+      value = JSON.parse(message);
+    } catch {
+      this.logger.warn({ channel, problem: "not JSON" }, "malformed arrival event dropped");
+      return null;
+    }
+    const { event, problem } = checkArrivalEvent(value);
+    if (problem !== null) this.logger.warn({ channel, problem }, "malformed arrival event dropped");
+    return event;
   }
 
   /**

@@ -1,15 +1,8 @@
 import { newId } from "@mailstop/core";
-import { type TestProject, type TestServer, eventually, rawRequest, smtpTransport, startTestServer, uniqueTag } from "@mailstop/testkit";
+import { eventually, uniqueTag, useTestServer } from "@mailstop/testkit";
 import { mimeBombs } from "./mime-bombs.fixture";
 
-let server: TestServer;
-let project: TestProject;
-
-beforeAll(async () => {
-  server = await startTestServer({ mail: true });
-  project = await server.bootstrap();
-});
-afterAll(() => server.stop());
+const server = useTestServer({ mail: true });
 
 const run = newId("message").slice(-8);
 const subjectOf = (name: string) => `bomb-${name}-${run}`;
@@ -17,21 +10,20 @@ const subjectOf = (name: string) => `bomb-${name}-${run}`;
 describe("MIME bombs through SMTP", () => {
   // Each is accepted, stored with its headers readable and its limits named; its raw source stays whole.
   it.each(mimeBombs(subjectOf).map((bomb) => [bomb.name, bomb] as const))("%s", async (_name, bomb) => {
-    const { data: inbox } = await project.client.POST("/v1/inboxes", { body: { tag: uniqueTag("bomb") } });
-    await smtpTransport(server.smtp!.receiving).sendMail({ envelope: { from: "bomb@x.test", to: [inbox!.address] }, raw: bomb.raw });
-    const auth = { authorization: `Bearer ${project.apiKey}` };
+    const inbox = await server.createInbox({ tag: uniqueTag("bomb") });
+    await server.send({ envelope: { from: "bomb@x.test", to: [inbox.address] }, raw: bomb.raw });
     const list = await eventually(
       async () => {
-        const { json } = await rawRequest(server.url, "GET", `/v1/messages?inbox=${encodeURIComponent(inbox!.address)}`, { headers: auth });
+        const { json } = await server.request("GET", `/v1/messages?inbox=${encodeURIComponent(inbox.address)}`);
         return json.data?.length > 0 ? json : null;
       },
       { what: `the stored ${bomb.name}`, timeoutMs: 60_000 },
     );
-    const view = (await rawRequest(server.url, "GET", `/v1/messages/${list.data[0].id}`, { headers: auth })).json;
+    const view = (await server.request("GET", `/v1/messages/${list.data[0].id}`)).json;
     expect(view.parse_warnings).toEqual(bomb.warnings);
     expect(view.subject.startsWith(bomb.raw.match(/^Subject: (bomb-\S+)/m)![1]!)).toBe(true);
     expect(view.from).toEqual({ address: "bomb@x.test", name: expect.any(String) });
-    const raw = await fetch(`${server.url}/v1/messages/${view.id}/body?format=raw`, { headers: auth });
+    const raw = await fetch(`${server.url}/v1/messages/${view.id}/body?format=raw`, { headers: { authorization: `Bearer ${server.apiKey}` } });
     expect(raw.status).toBe(200);
     expect(Buffer.from(await raw.arrayBuffer()).equals(Buffer.from(bomb.raw))).toBe(true);
   }, 120_000);

@@ -3,35 +3,21 @@ import { METRICS, newId, newTransactionId, periodStart } from "@mailstop/core";
 import { type BlobStore, blobKeys } from "@mailstop/blob-store";
 import type { ArrivalEvent, ParseMessageJob } from "@mailstop/messaging";
 import { ledgerState, recordAcceptedTransactions } from "@mailstop/db";
-import { type TestProject, type TestServer, eventually, smtpTransport, startTestServer, uniqueTag } from "@mailstop/testkit";
+import { eventually, uniqueTag, useTestServer } from "@mailstop/testkit";
 import { sql } from "kysely";
 import { unparseable } from "./mime-bombs.fixture";
 import { PARSE_ATTEMPTS, parseMessageJob } from "./parse-message.job";
 import type { ParserDeps } from "./deps";
+import { parserDepsOf } from "./parser-deps.fixture";
 
-let server: TestServer;
-let project: TestProject;
-let deps: ParserDeps;
 const SIM_DELAY_MS = 800;
-
-beforeAll(async () => {
-  server = await startTestServer({ mail: true, env: { MAILSTOP_SIM_DELAY_MS: String(SIM_DELAY_MS) } });
-  project = await server.bootstrap();
-  const { context } = server.running;
-  deps = { db: server.db, blobs: context.blobs!, queue: context.messaging!.queue, bus: context.messaging!.bus, config: server.config, logger: context.logger };
+const server = useTestServer({ mail: true, env: { MAILSTOP_SIM_DELAY_MS: String(SIM_DELAY_MS) } });
+let deps: ParserDeps;
+beforeAll(() => {
+  deps = parserDepsOf(server);
 });
-afterAll(() => server.stop());
 
-async function createInbox(tag = uniqueTag("parse")) {
-  const { data, error } = await project.client.POST("/v1/inboxes", { body: { tag } });
-  if (error || !data) throw new Error(JSON.stringify(error));
-  return data;
-}
-
-const storedCopy = (inboxId: string, subject: string) =>
-  eventually(() => server.db.selectFrom("messages").selectAll().where("inbox_id", "=", inboxId).where("subject", "=", subject).executeTakeFirst(), {
-    what: `message "${subject}"`,
-  });
+const createInbox = (tag = uniqueTag("parse")) => server.createInbox({ tag });
 
 async function bytesOf(key: string): Promise<Buffer> {
   const stream = await deps.blobs.get(key);
@@ -44,7 +30,7 @@ async function bytesOf(key: string): Promise<Buffer> {
 /** A parse job for `raw`, stored where the edge would store it. */
 async function stagedJob(inboxId: string, raw: string, sim: "delay" | "complaint" | null = null): Promise<ParseMessageJob> {
   const transactionId = newTransactionId();
-  const rawKey = blobKeys.raw(project.projectId, transactionId);
+  const rawKey = blobKeys.raw(server.project.projectId, transactionId);
   await deps.blobs.put(rawKey, Buffer.from(raw));
   return {
     transaction_id: transactionId,
@@ -52,7 +38,7 @@ async function stagedJob(inboxId: string, raw: string, sim: "delay" | "complaint
     size: raw.length,
     received_at: new Date().toISOString(),
     envelope_from: "sender@x.test",
-    deliveries: [{ project_id: project.projectId, project_key: project.projectKey, raw_key: rawKey, recipients: [{ address: "r@x.test", inbox_id: inboxId, sim }] }],
+    deliveries: [{ project_id: server.project.projectId, project_key: server.project.projectKey, raw_key: rawKey, recipients: [{ address: "r@x.test", inbox_id: inboxId, sim }] }],
   };
 }
 
@@ -62,7 +48,7 @@ describe("parse-message job", () => {
     const subject = `Invoice ${newId("message")}`;
     const pdf = randomBytes(50_000);
     const png = randomBytes(2_000);
-    await smtpTransport(server.smtp!.receiving).sendMail({
+    await server.send({
       from: "billing@acme.example",
       to: inbox.address,
       subject,
@@ -73,7 +59,7 @@ describe("parse-message job", () => {
         { filename: "logo.png", content: png, contentType: "image/png", cid: "logo@acme" },
       ],
     });
-    const row = await storedCopy(inbox.id, subject);
+    const row = await server.stored(inbox.id, subject);
     expect(row.parts).toEqual({
       text: { size: Buffer.byteLength(row.text_body!) },
       html: { size: Buffer.byteLength(row.html_body!) },
@@ -100,10 +86,10 @@ describe("parse-message job", () => {
     const inbox = await createInbox();
     const subject = `Big html ${newId("message")}`;
     const html = `<p>${"x".repeat(600_000)}</p>`;
-    await smtpTransport(server.smtp!.receiving).sendMail({ from: "a@b.test", to: inbox.address, subject, text: "short", html });
-    const row = await storedCopy(inbox.id, subject);
+    await server.send({ from: "a@b.test", to: inbox.address, subject, text: "short", html });
+    const row = await server.stored(inbox.id, subject);
     expect(row.html_body).toBeNull();
-    expect(row.parts.html).toEqual({ key: blobKeys.part(project.projectId, row.raw_key.split("/")[3]!, "html"), size: Buffer.byteLength(html) });
+    expect(row.parts.html).toEqual({ key: blobKeys.part(server.project.projectId, row.raw_key.split("/")[3]!, "html"), size: Buffer.byteLength(html) });
     expect((await bytesOf(row.parts.html!.key!)).toString()).toBe(html);
     expect(row.header_block).toContain(`Subject: ${subject}`);
   });
@@ -116,7 +102,7 @@ describe("parse-message job", () => {
     // The object is removed so that only the job's copy can be read: the edge never does this.
     await deps.blobs.delete([job.deliveries[0]!.raw_key]);
     await parseMessageJob(deps)({ ...job, raw: Buffer.from(raw).toString("base64") });
-    const row = await storedCopy(inbox.id, subject);
+    const row = await server.stored(inbox.id, subject);
     expect(row.text_body).toBe("hello inline\n");
   });
 
@@ -124,14 +110,14 @@ describe("parse-message job", () => {
     const inbox = await createInbox();
     const subject = `Large ${newId("message")}`;
     const archive = randomBytes(11 * 1024 * 1024);
-    await smtpTransport(server.smtp!.receiving).sendMail({
+    await server.send({
       from: "a@b.test",
       to: inbox.address,
       subject,
       text: "attached",
       attachments: [{ filename: "dump.bin", content: archive, contentType: "application/octet-stream" }],
     });
-    const row = await storedCopy(inbox.id, subject);
+    const row = await server.stored(inbox.id, subject);
     const [attachment] = await server.db.selectFrom("attachments").selectAll().where("message_id", "=", row.id).execute();
     expect(attachment?.size).toBe(archive.length);
     expect((await bytesOf(attachment!.blob_key)).equals(archive)).toBe(true);
@@ -140,8 +126,8 @@ describe("parse-message job", () => {
   it("extracts codes and the headers as decoded pairs", async () => {
     const inbox = await createInbox();
     const subject = `Código ${newId("message")}`;
-    await smtpTransport(server.smtp!.receiving).sendMail({ from: "a@b.test", to: inbox.address, subject, text: "Your verification code is 739201.", headers: { "X-Campaign": "spring" } });
-    const row = await storedCopy(inbox.id, subject);
+    await server.send({ from: "a@b.test", to: inbox.address, subject, text: "Your verification code is 739201.", headers: { "X-Campaign": "spring" } });
+    const row = await server.stored(inbox.id, subject);
     expect(row.codes).toEqual(["739201"]);
     expect(row.headers).toEqual(expect.arrayContaining([["subject", subject], ["x-campaign", "spring"]]));
   });
@@ -154,7 +140,7 @@ describe("parse-message job", () => {
       server.db
         .selectFrom("usage_counters")
         .select("used")
-        .where("project_id", "=", project.projectId)
+        .where("project_id", "=", server.project.projectId)
         .where("period_start", "=", periodStart(new Date()))
         .where("metric", "=", METRICS.received)
         .executeTakeFirst()
@@ -220,7 +206,7 @@ describe("parse-message job", () => {
     await parseMessageJob(deps)(job);
     expect(await server.db.selectFrom("messages").select("id").where("inbox_id", "=", inbox.id).execute()).toEqual([]);
     // No capture inbox appears for mail that was never accepted.
-    const captured = await server.db.selectFrom("inboxes").select("id").where("project_id", "=", project.projectId).where("tag", "like", "capture.capture.example.%").execute();
+    const captured = await server.db.selectFrom("inboxes").select("id").where("project_id", "=", server.project.projectId).where("tag", "like", "capture.capture.example.%").execute();
     expect(captured).toEqual([]);
   });
 
@@ -251,8 +237,8 @@ describe("parse-message job", () => {
   it("keeps a message with no text part readable, with text null and no text part stored", async () => {
     const inbox = await createInbox();
     const subject = `Html only ${newId("message")}`;
-    await smtpTransport(server.smtp!.receiving).sendMail({ from: "a@b.test", to: inbox.address, subject, html: "<p>Use code <b>551177</b></p>" });
-    const row = await storedCopy(inbox.id, subject);
+    await server.send({ from: "a@b.test", to: inbox.address, subject, html: "<p>Use code <b>551177</b></p>" });
+    const row = await server.stored(inbox.id, subject);
     expect(row.text_body).toBeNull();
     expect(row.parts.text).toBeUndefined();
     expect(row.codes).toEqual(["551177"]);
@@ -393,8 +379,7 @@ describe("arrivals", () => {
   it("are published after the row is committed, on the inbox's channel", async () => {
     const inbox = await createInbox();
     const subject = `Arrival ${newId("message")}`;
-    let resolveArrival: (event: ArrivalEvent) => void = () => undefined;
-    const arrived = new Promise<ArrivalEvent>((resolve) => (resolveArrival = resolve));
+    let arrived: ArrivalEvent | undefined;
     const unsubscribe = await deps.bus.subscribeArrivals(inbox.id, (event) => {
       // The row must already be readable when the arrival is heard.
       void server.db
@@ -402,12 +387,12 @@ describe("arrivals", () => {
         .select(["id", "stream_seq"])
         .where("id", "=", event.message_id)
         .executeTakeFirst()
-        .then((row) => resolveArrival({ ...event, seq: row?.stream_seq ?? "missing" }));
+        .then((row) => (arrived = { ...event, seq: row?.stream_seq ?? "missing" }));
     });
     try {
-      await smtpTransport(server.smtp!.receiving).sendMail({ from: "a@b.test", to: inbox.address, subject, text: "x" });
-      const event = await Promise.race([arrived, new Promise<never>((_, reject) => setTimeout(() => reject(new Error("no arrival")), 10_000))]);
-      const row = await storedCopy(inbox.id, subject);
+      await server.send({ from: "a@b.test", to: inbox.address, subject, text: "x" });
+      const event = await eventually(async () => arrived, { what: "the arrival" });
+      const row = await server.stored(inbox.id, subject);
       expect(event).toEqual({ inbox_id: inbox.id, message_id: row.id, seq: row.stream_seq });
     } finally {
       await unsubscribe();
@@ -415,24 +400,24 @@ describe("arrivals", () => {
   });
 
   it("of sim.delay messages are published only once they become visible, with a stream cursor after messages stored meanwhile", async () => {
-    const { data: inbox } = await project.client.POST("/v1/inboxes", { body: { tag: `sim.delay.${newId("message").slice(-8)}` } });
+    const inbox = await server.createInbox({ tag: `sim.delay.${newId("message").slice(-8)}` });
     const heard = new Map<string, { at: number; seq: string }>();
-    const unsubscribe = await deps.bus.subscribeArrivals(inbox!.id, (event) => heard.set(event.message_id, { at: Date.now(), seq: event.seq }));
+    const unsubscribe = await deps.bus.subscribeArrivals(inbox.id, (event) => heard.set(event.message_id, { at: Date.now(), seq: event.seq }));
     try {
       const started = Date.now();
-      await parseMessageJob(deps)(await stagedJob(inbox!.id, "Subject: delayed\r\n\r\nlater\r\n", "delay"));
-      const delayed = await storedCopy(inbox!.id, "delayed");
+      await parseMessageJob(deps)(await stagedJob(inbox.id, "Subject: delayed\r\n\r\nlater\r\n", "delay"));
+      const delayed = await server.stored(inbox.id, "delayed");
       // Hidden: no stream cursor yet, and no arrival.
       expect(delayed.stream_seq).toBeNull();
-      await parseMessageJob(deps)(await stagedJob(inbox!.id, "Subject: prompt\r\n\r\nnow\r\n"));
-      const prompt = await storedCopy(inbox!.id, "prompt");
+      await parseMessageJob(deps)(await stagedJob(inbox.id, "Subject: prompt\r\n\r\nnow\r\n"));
+      const prompt = await server.stored(inbox.id, "prompt");
       expect(heard.has(delayed.id)).toBe(false);
 
       const arrival = await eventually(async () => heard.get(delayed.id), { what: "the delayed arrival" });
       expect(arrival.at - started).toBeGreaterThanOrEqual(SIM_DELAY_MS - 50);
       // Stored first, revealed after `prompt`: its cursor follows prompt's, so a stream resumed
       // after prompt still receives it.
-      const revealed = await storedCopy(inbox!.id, "delayed");
+      const revealed = await server.stored(inbox.id, "delayed");
       expect(arrival.seq).toBe(revealed.stream_seq);
       expect(BigInt(revealed.seq)).toBeLessThan(BigInt(prompt.seq));
       expect(BigInt(revealed.stream_seq!)).toBeGreaterThan(BigInt(prompt.stream_seq!));

@@ -1,28 +1,19 @@
 import { newId, sha256 } from "@mailstop/core";
-import { type TestProject, type TestServer, eventually, rawRequest, smtpTransport, startTestServer, uniqueTag } from "@mailstop/testkit";
+import { eventually, uniqueTag, useTestServer } from "@mailstop/testkit";
 import type { ParserDeps } from "./deps";
+import { parserDepsOf } from "./parser-deps.fixture";
 import { reapJob } from "./reap.job";
 
-let server: TestServer;
-let project: TestProject;
+const server = useTestServer({ mail: true });
 let deps: ParserDeps;
-
-beforeAll(async () => {
-  server = await startTestServer({ mail: true });
-  project = await server.bootstrap();
-  const { context } = server.running;
-  deps = { db: server.db, blobs: context.blobs!, queue: context.messaging!.queue, bus: context.messaging!.bus, config: server.config, logger: context.logger };
+beforeAll(() => {
+  deps = parserDepsOf(server);
 });
-afterAll(() => server.stop());
 
-async function createInbox() {
-  const { data, error } = await project.client.POST("/v1/inboxes", { body: { tag: uniqueTag("reap") } });
-  if (error || !data) throw new Error(JSON.stringify(error));
-  return data;
-}
+const createInbox = () => server.createInbox({ tag: uniqueTag("reap") });
 
 async function deliver(to: string[], subject: string) {
-  await smtpTransport(server.smtp!.receiving).sendMail({ from: "a@b.test", to, subject, text: "bytes to reap", attachments: [{ filename: "x.txt", content: "attached" }] });
+  await server.send({ from: "a@b.test", to, subject, text: "bytes to reap", attachments: [{ filename: "x.txt", content: "attached" }] });
   return eventually(async () => {
     const rows = await server.db.selectFrom("messages").select(["id", "raw_key", "inbox_id"]).where("subject", "=", subject).execute();
     return rows.length === to.length ? rows : null;
@@ -34,7 +25,7 @@ const rawExists = async (rawKey: string) => (await deps.blobs.stat(rawKey)) !== 
 describe("the reaper", () => {
   it("deletes expired stream tokens and keeps live ones", async () => {
     const inbox = await createInbox();
-    const mint = () => rawRequest(server.url, "POST", `/v1/inboxes/${inbox.id}/stream-token`, { headers: { authorization: `Bearer ${project.apiKey}` } });
+    const mint = () => server.request("POST", `/v1/inboxes/${inbox.id}/stream-token`);
     const [expired, live] = [(await mint()).json.token as string, (await mint()).json.token as string];
     await server.db.updateTable("stream_tokens").set({ expires_at: new Date(Date.now() - 1000) }).where("token_hash", "=", sha256(expired)).execute();
     await reapJob(deps)();
@@ -46,7 +37,7 @@ describe("the reaper", () => {
     const inbox = await createInbox();
     const [message] = await deliver([inbox.address], `Expiring ${newId("message")}`);
     await server.db.updateTable("messages").set({ expires_at: new Date(Date.now() - 1000) }).where("id", "=", message!.id).execute();
-    const read = await rawRequest(server.url, "GET", `/v1/messages/${message!.id}`, { headers: { authorization: `Bearer ${project.apiKey}` } });
+    const read = await server.request("GET", `/v1/messages/${message!.id}`);
     expect(read.json.error.code).toBe("message_not_found");
 
     await reapJob(deps)();
@@ -63,7 +54,7 @@ describe("the reaper", () => {
     const copies = await deliver([a.address, b.address], `Shared ${newId("message")}`);
     const [first, second] = copies;
     expect(first!.raw_key).toBe(second!.raw_key);
-    const erase = (id: string) => rawRequest(server.url, "DELETE", `/v1/messages/${id}`, { headers: { authorization: `Bearer ${project.apiKey}` } });
+    const erase = (id: string) => server.request("DELETE", `/v1/messages/${id}`);
 
     await erase(first!.id);
     await reapJob(deps)();
@@ -78,7 +69,7 @@ describe("the reaper", () => {
   it("removes the stored objects of a deleted inbox's messages", async () => {
     const inbox = await createInbox();
     const [message] = await deliver([inbox.address], `Inbox gone ${newId("message")}`);
-    const deleted = await rawRequest(server.url, "DELETE", `/v1/inboxes/${inbox.id}`, { headers: { authorization: `Bearer ${project.apiKey}` } });
+    const deleted = await server.request("DELETE", `/v1/inboxes/${inbox.id}`);
     expect(deleted.json).toEqual({ id: inbox.id, deleted: true, messages_deleted: 1 });
     expect(await rawExists(message!.raw_key)).toBe(true);
     await reapJob(deps)();

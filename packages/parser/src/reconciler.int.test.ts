@@ -15,8 +15,10 @@ import {
   startTestServer,
   uniqueRedisPrefix,
   uniqueTag,
+  useTestServer,
 } from "@mailstop/testkit";
 import type { ParserDeps } from "./deps";
+import { parserDepsOf } from "./parser-deps.fixture";
 import { reconcileJob } from "./reconcile.job";
 import { sweepOrphansJob } from "./sweep-orphans.job";
 
@@ -71,11 +73,7 @@ describe("the accept ledger's reconciler", () => {
 });
 
 describe("the reconciler's floor", () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer({ mail: true });
-  });
-  afterAll(() => server.stop());
+  const server = useTestServer({ mail: true, project: false });
 
   it("never takes a row younger than the edge's write deadline and its clean-up, whatever the grace: its transaction may still be answered 451", async () => {
     // Deliveries whose raw source does not exist: the requeued parse finds nothing and closes the row.
@@ -84,9 +82,8 @@ describe("the reconciler's floor", () => {
     const young = row(RECONCILE_MIN_AGE_S - 3);
     const old = row(RECONCILE_MIN_AGE_S + 3);
     await recordAcceptedTransactions(server.db, [young, old]);
-    const { context } = server.running;
     // A one-second grace, as a test or a drill would set.
-    const deps: ParserDeps = { db: server.db, blobs: context.blobs!, queue: context.messaging!.queue, bus: context.messaging!.bus, config: { ...server.config, reconcileGraceSeconds: 1 }, logger: context.logger };
+    const deps = parserDepsOf(server, { ...server.config, reconcileGraceSeconds: 1 });
     await reconcileJob(deps)();
     expect(await ledgerState(server.db, young.id)).toEqual({ state: "open", requeues: 0 });
     expect((await ledgerState(server.db, old.id))?.requeues).toBe(1);
@@ -94,18 +91,14 @@ describe("the reconciler's floor", () => {
 });
 
 describe("the orphan sweep", () => {
-  let server: TestServer;
+  // The server's own scheduled sweep must not race the test's (it deleted the orphan, and the
+  // folder put before its ledger row, before the test looked): it only sweeps what is older
+  // than ten years. The test sweeps with the default day.
+  const server = useTestServer({ mail: true, env: { MAILSTOP_ORPHAN_SWEEP_AGE_S: String(10 * 365 * 86_400) }, project: false });
   let deps: ParserDeps;
-  beforeAll(async () => {
-    // The server's own scheduled sweep must not race the test's (it deleted the orphan, and the
-    // folder put before its ledger row, before the test looked): it only sweeps what is older
-    // than ten years. The test sweeps with the default day.
-    server = await startTestServer({ mail: true, env: { MAILSTOP_ORPHAN_SWEEP_AGE_S: String(10 * 365 * 86_400) } });
-    const { context } = server.running;
-    const config = { ...server.config, orphanSweepAgeSeconds: DAY_MS / 1000 };
-    deps = { db: server.db, blobs: context.blobs!, queue: context.messaging!.queue, bus: context.messaging!.bus, config, logger: context.logger };
+  beforeAll(() => {
+    deps = parserDepsOf(server, { ...server.config, orphanSweepAgeSeconds: DAY_MS / 1000 });
   });
-  afterAll(() => server.stop());
 
   it("deletes the folder of a day-old transaction nothing knows, and keeps those a ledger row or a message knows, and young ones", async () => {
     const project = await server.bootstrap();

@@ -1,6 +1,6 @@
 import { newId } from "@mailstop/core";
 import { ledgerState } from "@mailstop/db";
-import { type TestProject, type TestServer, eventually, itWithEngines, sendOneRaw, startTcpProxy, startTestS3, startTestServer, uniqueTag } from "@mailstop/testkit";
+import { type TestProject, eventually, itWithEngines, sendOneRaw, startTcpProxy, startTestS3, startTestServer, uniqueTag, useTestServer } from "@mailstop/testkit";
 
 const send = (port: number, to: string, subject: string, replyWithinMs?: number) =>
   sendOneRaw(port, to, subject, { messageId: `${newId("message")}@x.test`, ...(replyWithinMs === undefined ? {} : { replyWithinMs }) });
@@ -14,11 +14,7 @@ async function createInbox(project: TestProject) {
 }
 
 describe("the accept ledger", () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer({ mail: true });
-  });
-  afterAll(() => server.stop());
+  const server = useTestServer({ mail: true, project: false });
 
   it("holds a row for every transaction by the time it is answered 250, and the parse closes it with its messages", async () => {
     const project = await server.bootstrap();

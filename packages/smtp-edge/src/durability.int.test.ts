@@ -5,12 +5,12 @@ import {
   sendOneRaw,
   type TestProject,
   type TestRedis,
-  type TestServer,
   eventually,
   startTestRedis,
   startTestS3,
   startTestServer,
   uniqueTag,
+  useTestServer,
 } from "@mailstop/testkit";
 
 /** Raw sources the object store holds for a project (s3rver keeps objects as files). */
@@ -79,16 +79,11 @@ describe("durability: 250 only once the raw source is stored and the transaction
 
   describe("with Redis down", () => {
     let redis: TestRedis;
-    let server: TestServer;
-
     beforeAll(async () => {
       redis = await startTestRedis();
-      server = await startTestServer({ mail: true, env: { REDIS_URL: redis.url, MAILSTOP_RECONCILE_GRACE_S: "1" } });
     });
-    afterAll(async () => {
-      await server.stop();
-      await redis.kill();
-    });
+    const server = useTestServer(() => ({ mail: true, env: { REDIS_URL: redis.url, MAILSTOP_RECONCILE_GRACE_S: "1" }, project: false }));
+    afterAll(() => redis.kill());
 
     it("answers 250 once the accept ledger has the transaction, and the reconciler parses it, once, when Redis is back", async () => {
       const project = await server.bootstrap();

@@ -16,3 +16,4 @@ export { TestEventStream, type StreamFrame } from "./event-stream";
 export { testWorld, describeWithEngines, describeInProcess, itWithEngines, itInProcess, TEST_WORLD_ENV, type TestWorld } from "./world";
 export { startTcpProxy, type TcpProxy } from "./tcp-proxy";
 export { startTestDns, type TestDns, type DnsZone } from "./dns";
+export { useTestServer, type SuiteServer, type SuiteServerOptions } from "./use-test-server";

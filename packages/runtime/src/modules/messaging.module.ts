@@ -35,7 +35,7 @@ export const messagingModule = defineModule({
 
 function inProcessMessaging({ db, logger }: Dependencies<"db", never>): ServiceModule<"messaging"> {
   const queue = new DatabaseJobQueue(db);
-  const bus = new InProcessBus();
+  const bus = new InProcessBus(logger);
   return {
     start: async () => ({
       messaging: {
@@ -77,7 +77,7 @@ function redisMessaging({ config, logger }: Dependencies<never, never>, redisUrl
         }
       }
       queue = new BullJobQueue(command, redisPrefix, logger);
-      bus = new RedisBus(command, () => connect("blocking"), redisPrefix);
+      bus = new RedisBus(command, () => connect("blocking"), redisPrefix, logger);
       return {
         messaging: {
           kind: "redis",

@@ -1,15 +1,10 @@
 import { SCOPES, sha256 } from "@mailstop/core";
-import { TEST_ADMIN_TOKEN, type TestServer, expectError, rawRequest, startTestServer, uniqueProjectKey } from "@mailstop/testkit";
-
-let server: TestServer;
+import { TEST_ADMIN_TOKEN, expectError, rawRequest, uniqueProjectKey, useTestServer } from "@mailstop/testkit";
 
 /** Every secret this file is handed in clear, for the secrecy checks at the end. */
 const secrets: string[] = [];
 
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server.stop());
+const server = useTestServer({ project: false });
 
 const ID = (prefix: string) => new RegExp(`^${prefix}_[0-9a-z]{26}$`);
 
@@ -20,7 +15,7 @@ function admin(method: string, path: string, body?: unknown, authorization: stri
   return rawRequest(base, method, path, { headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
 }
 
-const authCheck = (apiKey: string) => rawRequest(server.url, "GET", "/v1/auth/check", { headers: { authorization: `Bearer ${apiKey}` } });
+const authCheck = (apiKey: string) => server.request("GET", "/v1/auth/check", { apiKey });
 
 async function bootstrap(body: Record<string, unknown> = { project_key: uniqueProjectKey("adm") }) {
   const outcome = await admin("POST", "/admin/v1/bootstrap", body);
@@ -44,11 +39,7 @@ const ADMIN_ROUTES: ReadonlyArray<[method: string, path: string, body: unknown]>
 
 describe("Admin API (OPERATOR.md)", () => {
   describe("404 when MAILSTOP_ADMIN_TOKEN is unset", () => {
-    let disabled: TestServer;
-    beforeAll(async () => {
-      disabled = await startTestServer({ env: { MAILSTOP_ADMIN_TOKEN: "" } });
-    });
-    afterAll(() => disabled.stop());
+    const disabled = useTestServer({ env: { MAILSTOP_ADMIN_TOKEN: "" }, project: false });
 
     it("starts with the admin API disabled (an empty value counts as unset)", () => {
       expect(disabled.config.adminToken).toBeNull();
@@ -320,12 +311,9 @@ describe("Admin API (OPERATOR.md)", () => {
       const check = await authCheck(outcome.json.key);
       expect(check.json.scopes).toEqual(["inboxes:read", "messages:wait"]);
       expect(check.json.key.id).toBe(outcome.json.id);
-      const list = await rawRequest(server.url, "GET", "/v1/inboxes", { headers: { authorization: `Bearer ${outcome.json.key}` } });
+      const list = await server.request("GET", "/v1/inboxes", { apiKey: outcome.json.key });
       expect(list.status).toBe(200);
-      const create = await rawRequest(server.url, "POST", "/v1/inboxes", {
-        headers: { authorization: `Bearer ${outcome.json.key}`, "content-type": "application/json" },
-        body: JSON.stringify({ tag: "x" }),
-      });
+      const create = await server.request("POST", "/v1/inboxes", { apiKey: outcome.json.key, body: { tag: "x" } });
       expect(expectError(create, { status: 403, code: "insufficient_scope", retryable: false }).details).toEqual({ required_scope: "inboxes:write" });
     });
 

@@ -1,17 +1,9 @@
 import { SCOPES } from "@mailstop/core";
-import { TEST_ADMIN_TOKEN, type TestProject, type TestServer, expectError, rawRequest, startTestServer } from "@mailstop/testkit";
+import { TEST_ADMIN_TOKEN, expectError, useTestServer } from "@mailstop/testkit";
 
-let server: TestServer;
-let project: TestProject;
+const server = useTestServer();
 
-beforeAll(async () => {
-  server = await startTestServer();
-  project = await server.bootstrap();
-});
-afterAll(() => server.stop());
-
-const check = (query = "", apiKey = project.apiKey) =>
-  rawRequest(server.url, "GET", `/v1/auth/check${query}`, { headers: { authorization: `Bearer ${apiKey}` } });
+const check = (query = "", apiKey = server.apiKey) => server.request("GET", `/v1/auth/check${query}`, { apiKey });
 
 describe("GET /v1/auth/check", () => {
   describe("200", () => {
@@ -21,13 +13,13 @@ describe("GET /v1/auth/check", () => {
       expect(headers.get("content-type")).toMatch(/^application\/json/);
       expect(json).toEqual({
         status: "authenticated",
-        key: { id: project.apiKeyId, environment: "test", expires_at: null },
-        project: { id: project.projectId, key: project.projectKey },
+        key: { id: server.project.apiKeyId, environment: "test", expires_at: null },
+        project: { id: server.project.projectId, key: server.project.projectKey },
         scopes: [...SCOPES],
         server: { environment: "local", region: "us", api_origin: server.url },
       });
-      expect(project.apiKeyId).toMatch(/^key_[0-9a-z]{26}$/);
-      expect(project.projectId).toMatch(/^prj_[0-9a-z]{26}$/);
+      expect(server.project.apiKeyId).toMatch(/^key_[0-9a-z]{26}$/);
+      expect(server.project.projectId).toMatch(/^prj_[0-9a-z]{26}$/);
     });
 
     it("reports environment live for an is_live_ key", async () => {
@@ -41,10 +33,7 @@ describe("GET /v1/auth/check", () => {
 
     it("reports a key's expiry instant", async () => {
       const expiresAt = new Date(Date.now() + 3_600_000).toISOString();
-      const issued = await rawRequest(server.url, "POST", `/admin/v1/projects/${project.projectId}/api-keys`, {
-        headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, "content-type": "application/json" },
-        body: JSON.stringify({ expires_at: expiresAt }),
-      });
+      const issued = await server.request("POST", `/admin/v1/projects/${server.project.projectId}/api-keys`, { apiKey: TEST_ADMIN_TOKEN, body: { expires_at: expiresAt } });
       expect(issued.status).toBe(201);
       const { status, json } = await check("", issued.json.key);
       expect(status).toBe(200);
@@ -59,13 +48,13 @@ describe("GET /v1/auth/check", () => {
     });
 
     it("passes when project_id names the key's project by id", async () => {
-      const { status, json } = await check(`?project_id=${project.projectId}`);
+      const { status, json } = await check(`?project_id=${server.project.projectId}`);
       expect(status).toBe(200);
-      expect(json.project.id).toBe(project.projectId);
+      expect(json.project.id).toBe(server.project.projectId);
     });
 
     it("passes when project_id names the key's project by key", async () => {
-      expect((await check(`?project_id=${project.projectKey}`)).status).toBe(200);
+      expect((await check(`?project_id=${server.project.projectKey}`)).status).toBe(200);
     });
 
     it("passes when environment is local on a local server", async () => {
@@ -80,7 +69,7 @@ describe("GET /v1/auth/check", () => {
     });
 
     it("passes with every expectation at once", async () => {
-      const query = `?project_id=${project.projectKey}&environment=local&scopes=${encodeURIComponent("inboxes:write, usage:read")}`;
+      const query = `?project_id=${server.project.projectKey}&environment=local&scopes=${encodeURIComponent("inboxes:write, usage:read")}`;
       expect((await check(query)).status).toBe(200);
     });
 
@@ -129,7 +118,7 @@ describe("GET /v1/auth/check", () => {
     it("fails with forbidden naming project_id when the key belongs to another project", async () => {
       const other = await server.bootstrap();
       const error = expectError(await check(`?project_id=${other.projectId}`), { status: 403, code: "forbidden", retryable: false });
-      expect(error.details).toEqual({ mismatch: "project_id", expected: other.projectId, actual: project.projectId });
+      expect(error.details).toEqual({ mismatch: "project_id", expected: other.projectId, actual: server.project.projectId });
       const byKey = expectError(await check(`?project_id=${other.projectKey}`), { status: 403, code: "forbidden", retryable: false });
       expect(byKey.details?.mismatch).toBe("project_id");
     });
@@ -158,7 +147,7 @@ describe("GET /v1/auth/check", () => {
 
   describe("401", () => {
     it("gives unauthenticated without an Authorization header", async () => {
-      expectError(await rawRequest(server.url, "GET", "/v1/auth/check"), { status: 401, code: "unauthenticated", retryable: false });
+      expectError(await server.request("GET", "/v1/auth/check", { apiKey: null }), { status: 401, code: "unauthenticated", retryable: false });
     });
 
     it("gives invalid_api_key for an unknown key, before looking at expectations", async () => {

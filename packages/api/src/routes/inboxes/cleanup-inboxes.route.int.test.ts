@@ -1,12 +1,7 @@
 import { newId } from "@mailstop/core";
-import { type TestProject, type TestServer, expectError, rawRequest, startTestServer, insertMessageRows } from "@mailstop/testkit";
+import { type TestProject, expectError, insertMessageRows, useTestServer } from "@mailstop/testkit";
 
-let server: TestServer;
-
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server.stop());
+const server = useTestServer({ project: false });
 
 const BAD_REQUEST = { status: 400, code: "invalid_request", retryable: false } as const;
 
@@ -16,11 +11,7 @@ interface InboxRef {
   tag: string;
 }
 
-async function createInbox(owner: TestProject, tag: string, labels: Record<string, string> = {}): Promise<InboxRef> {
-  const { data, error } = await owner.client.POST("/v1/inboxes", { body: { tag, labels } });
-  if (error || !data) throw new Error(`create ${tag} failed: ${JSON.stringify(error)}`);
-  return data;
-}
+const createInbox = (owner: TestProject, tag: string, labels: Record<string, string> = {}): Promise<InboxRef> => server.createInbox({ tag, labels }, owner);
 
 /** Inserts inbox rows straight into the table (faster than the API for bulk set-ups). */
 async function insertInboxRows(owner: TestProject, tags: string[], labels: Record<string, string> = {}): Promise<InboxRef[]> {
@@ -40,11 +31,7 @@ async function insertInboxRows(owner: TestProject, tags: string[], labels: Recor
 const insertMessages = (inbox: { id: string; address: string }, projectId: string, count: number) =>
   insertMessageRows(server.db, inbox, projectId, count);
 
-const cleanup = (owner: TestProject, body: unknown) =>
-  rawRequest(server.url, "POST", "/v1/inboxes/cleanup", {
-    headers: { authorization: `Bearer ${owner.apiKey}`, "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
+const cleanup = (owner: TestProject, body: unknown) => server.request("POST", "/v1/inboxes/cleanup", { apiKey: owner.apiKey, body });
 
 /** Every tag of the project's inboxes, sorted. */
 async function remainingTags(owner: TestProject): Promise<string[]> {
@@ -201,9 +188,7 @@ describe("POST /v1/inboxes/cleanup", () => {
     });
 
     it("refuses a missing body", async () => {
-      const outcome = await rawRequest(server.url, "POST", "/v1/inboxes/cleanup", {
-        headers: { authorization: `Bearer ${project.apiKey}`, "content-type": "application/json" },
-      });
+      const outcome = await server.request("POST", "/v1/inboxes/cleanup", { apiKey: project.apiKey, headers: { "content-type": "application/json" } });
       expectError(outcome, BAD_REQUEST);
     });
 

@@ -1,21 +1,10 @@
 import { newId, randomToken } from "@mailstop/core";
 import { insertDomain } from "@mailstop/db";
-import { type TestProject, type TestServer, expectError, rawRequest, startTestServer } from "@mailstop/testkit";
+import { expectError, useTestServer } from "@mailstop/testkit";
 
-let server: TestServer;
-let project: TestProject;
+const server = useTestServer();
 
-beforeAll(async () => {
-  server = await startTestServer();
-  project = await server.bootstrap();
-});
-afterAll(() => server.stop());
-
-const create = (body: unknown, apiKey = project.apiKey) =>
-  rawRequest(server.url, "POST", "/v1/inboxes", {
-    headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
+const create = (body: unknown, apiKey = server.apiKey) => server.request("POST", "/v1/inboxes", { body, apiKey });
 
 describe("POST /v1/inboxes", () => {
   describe("201", () => {
@@ -24,7 +13,7 @@ describe("POST /v1/inboxes", () => {
       expect(status).toBe(201);
       expect(json).toEqual({
         id: expect.stringMatching(/^ibx_[0-9a-z]{26}$/),
-        address: `${project.projectKey}.signup.run-1@mailstop.test`,
+        address: `${server.project.projectKey}.signup.run-1@mailstop.test`,
         tag: "signup.run-1",
         domain: null,
         labels: { suite: "auth" },
@@ -52,7 +41,7 @@ describe("POST /v1/inboxes", () => {
 
     it("creates on a verified domain of the project as <tag>@<domain>", async () => {
       const domain = `${randomToken(6).toLowerCase().replace(/[^a-z0-9]/g, "x")}.example.com`;
-      await insertDomain(server.db, { id: newId("domain"), projectId: project.projectId, domain, ownershipToken: "t", status: "verified" });
+      await insertDomain(server.db, { id: newId("domain"), projectId: server.project.projectId, domain, ownershipToken: "t", status: "verified" });
       const { status, json } = await create({ tag: "signup", domain: domain.toUpperCase() });
       expect(status).toBe(201);
       expect(json.address).toBe(`signup@${domain}`);
@@ -61,7 +50,7 @@ describe("POST /v1/inboxes", () => {
 
     it("treats the shared domain spelled out like an omitted domain", async () => {
       const { json } = await create({ tag: "spelled", domain: "mailstop.test" });
-      expect(json.address).toBe(`${project.projectKey}.spelled@mailstop.test`);
+      expect(json.address).toBe(`${server.project.projectKey}.spelled@mailstop.test`);
       expect(json.domain).toBeNull();
     });
   });
@@ -104,7 +93,7 @@ describe("POST /v1/inboxes", () => {
 
     it("refuses a tag that makes the address's local part longer than SMTP's 64 octets, and accepts one of exactly 64", async () => {
       // <project key>.<tag>: the key and its dot come first.
-      const room = 64 - project.projectKey.length - 1;
+      const room = 64 - server.project.projectKey.length - 1;
       const fits = await create({ tag: "t".repeat(room) });
       expect(fits.status).toBe(201);
       expect(fits.json.address.split("@")[0]).toHaveLength(64);
@@ -116,7 +105,7 @@ describe("POST /v1/inboxes", () => {
 
     it("creates nothing when refused", async () => {
       await create({ tag: "refused one" });
-      const { data } = await project.client.GET("/v1/inboxes", { params: { query: { tag_prefix: "refused" } } });
+      const { data } = await server.project.client.GET("/v1/inboxes", { params: { query: { tag_prefix: "refused" } } });
       expect(data?.data).toEqual([]);
     });
   });
@@ -138,7 +127,7 @@ describe("POST /v1/inboxes", () => {
   describe("409", () => {
     it("gives domain_not_verified, retryable after about 60 s, for a pending domain", async () => {
       const domain = `pending-${Date.now()}.example.com`;
-      await insertDomain(server.db, { id: newId("domain"), projectId: project.projectId, domain, ownershipToken: "t" });
+      await insertDomain(server.db, { id: newId("domain"), projectId: server.project.projectId, domain, ownershipToken: "t" });
       const outcome = await create({ tag: "x", domain });
       const error = expectError(outcome, { status: 409, code: "domain_not_verified", retryable: true });
       expect(error.retry_after_seconds).toBe(60);

@@ -1,41 +1,26 @@
 import { randomBytes } from "node:crypto";
 import { newId } from "@mailstop/core";
 import { insertDomain } from "@mailstop/db";
-import { type TestProject, type TestServer, expectError, rawRequest, startTestServer, uniqueTag } from "@mailstop/testkit";
+import { expectError, uniqueTag, useTestServer } from "@mailstop/testkit";
 
-let server: TestServer;
-let project: TestProject;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  project = await server.bootstrap();
-});
-afterAll(() => server.stop());
+const server = useTestServer();
 
 const NOT_FOUND = { status: 404, code: "inbox_not_found", retryable: false } as const;
 
-
-async function createInbox(owner: TestProject, body: { tag: string; labels?: Record<string, string>; retention_seconds?: number; domain?: string }) {
-  const { data, error } = await owner.client.POST("/v1/inboxes", { body });
-  if (error || !data) throw new Error(`create failed: ${JSON.stringify(error)}`);
-  return data;
-}
-
 /** GET /v1/inboxes/{reference}, the reference URL-encoded (an address's `@` becomes %40). */
-const getInbox = (reference: string, apiKey = project.apiKey) =>
-  rawRequest(server.url, "GET", `/v1/inboxes/${encodeURIComponent(reference)}`, { headers: { authorization: `Bearer ${apiKey}` } });
+const getInbox = (reference: string, apiKey: string | null = server.apiKey) => server.request("GET", `/v1/inboxes/${encodeURIComponent(reference)}`, { apiKey });
 
 describe("GET /v1/inboxes/{id}", () => {
   describe("200", () => {
     it("returns the inbox view by id", async () => {
-      const inbox = await createInbox(project, { tag: uniqueTag("get"), labels: { suite: "get" }, retention_seconds: 3600 });
-      const { data, error, response } = await project.client.GET("/v1/inboxes/{id}", { params: { path: { id: inbox.id } } });
+      const inbox = await server.createInbox({ tag: uniqueTag("get"), labels: { suite: "get" }, retention_seconds: 3600 });
+      const { data, error, response } = await server.project.client.GET("/v1/inboxes/{id}", { params: { path: { id: inbox.id } } });
       expect(error).toBeUndefined();
       expect(response.status).toBe(200);
       expect(data).toEqual(inbox);
       expect(data).toEqual({
         id: inbox.id,
-        address: `${project.projectKey}.${inbox.tag}@mailstop.test`,
+        address: `${server.project.projectKey}.${inbox.tag}@mailstop.test`,
         tag: inbox.tag,
         domain: null,
         labels: { suite: "get" },
@@ -48,14 +33,14 @@ describe("GET /v1/inboxes/{id}", () => {
     });
 
     it("returns the inbox by address, with the @ URL-encoded", async () => {
-      const inbox = await createInbox(project, { tag: uniqueTag("get") });
+      const inbox = await server.createInbox({ tag: uniqueTag("get") });
       const { status, json } = await getInbox(inbox.address);
       expect(status).toBe(200);
       expect(json).toEqual(inbox);
     });
 
     it("returns the inbox by address written in upper case", async () => {
-      const inbox = await createInbox(project, { tag: uniqueTag("get") });
+      const inbox = await server.createInbox({ tag: uniqueTag("get") });
       const { status, json } = await getInbox(inbox.address.toUpperCase());
       expect(status).toBe(200);
       expect(json.id).toBe(inbox.id);
@@ -64,8 +49,8 @@ describe("GET /v1/inboxes/{id}", () => {
 
     it("returns an inbox on a verified custom domain by its address", async () => {
       const domain = `get-${randomBytes(5).toString("hex")}.example.com`;
-      await insertDomain(server.db, { id: newId("domain"), projectId: project.projectId, domain, ownershipToken: "t", status: "verified" });
-      const inbox = await createInbox(project, { tag: "signup", domain });
+      await insertDomain(server.db, { id: newId("domain"), projectId: server.project.projectId, domain, ownershipToken: "t", status: "verified" });
+      const inbox = await server.createInbox({ tag: "signup", domain });
       const { status, json } = await getInbox(`SignUp@${domain.toUpperCase()}`);
       expect(status).toBe(200);
       expect(json).toEqual(inbox);
@@ -80,7 +65,7 @@ describe("GET /v1/inboxes/{id}", () => {
     });
 
     it("gives inbox_not_found for an unknown address", async () => {
-      expectError(await getInbox(`${project.projectKey}.never.created@mailstop.test`), NOT_FOUND);
+      expectError(await getInbox(`${server.project.projectKey}.never.created@mailstop.test`), NOT_FOUND);
     });
 
     it.each(["nope", "ibx_", "ibx_NOTAULID", "msg_01m80ptkaz7rrpa2naxhhm2mg3", "@", "a@"])("gives inbox_not_found for a malformed reference %p", async (reference) => {
@@ -89,7 +74,7 @@ describe("GET /v1/inboxes/{id}", () => {
 
     it("gives inbox_not_found for another project's inbox, by id and by address", async () => {
       const other = await server.bootstrap();
-      const theirs = await createInbox(other, { tag: uniqueTag("theirs") });
+      const theirs = await server.createInbox({ tag: uniqueTag("theirs") }, other);
       expectError(await getInbox(theirs.id), NOT_FOUND);
       expectError(await getInbox(theirs.address), NOT_FOUND);
       expectError(await getInbox(theirs.address.toUpperCase()), NOT_FOUND);
@@ -98,8 +83,8 @@ describe("GET /v1/inboxes/{id}", () => {
     });
 
     it("gives inbox_not_found once the inbox is deleted", async () => {
-      const inbox = await createInbox(project, { tag: uniqueTag("gone") });
-      expect((await project.client.DELETE("/v1/inboxes/{id}", { params: { path: { id: inbox.id } } })).response.status).toBe(200);
+      const inbox = await server.createInbox({ tag: uniqueTag("gone") });
+      expect((await server.project.client.DELETE("/v1/inboxes/{id}", { params: { path: { id: inbox.id } } })).response.status).toBe(200);
       expectError(await getInbox(inbox.id), NOT_FOUND);
       expectError(await getInbox(inbox.address), NOT_FOUND);
     });
@@ -107,16 +92,16 @@ describe("GET /v1/inboxes/{id}", () => {
 
   describe("401 and 403", () => {
     it("needs inboxes:read", async () => {
-      const inbox = await createInbox(project, { tag: uniqueTag("get") });
+      const inbox = await server.createInbox({ tag: uniqueTag("get") });
       const writer = await server.bootstrap({ scopes: ["inboxes:write"] });
       const error = expectError(await getInbox(inbox.id, writer.apiKey), { status: 403, code: "insufficient_scope", retryable: false });
       expect(error.details).toEqual({ required_scope: "inboxes:read" });
     });
 
     it("gives unauthenticated, before anything else, without an Authorization header", async () => {
-      const inbox = await createInbox(project, { tag: uniqueTag("get") });
-      expectError(await rawRequest(server.url, "GET", `/v1/inboxes/${inbox.id}`), { status: 401, code: "unauthenticated", retryable: false });
-      expectError(await rawRequest(server.url, "GET", `/v1/inboxes/${newId("inbox")}`), { status: 401, code: "unauthenticated", retryable: false });
+      const inbox = await server.createInbox({ tag: uniqueTag("get") });
+      expectError(await getInbox(inbox.id, null), { status: 401, code: "unauthenticated", retryable: false });
+      expectError(await getInbox(newId("inbox"), null), { status: 401, code: "unauthenticated", retryable: false });
     });
   });
 });

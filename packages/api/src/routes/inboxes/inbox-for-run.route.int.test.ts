@@ -1,24 +1,10 @@
 import { newId } from "@mailstop/core";
 import { insertDomain } from "@mailstop/db";
-import { type TestProject, type TestServer, expectError, rawRequest, startTestServer, uniqueRunId, uniqueDomain } from "@mailstop/testkit";
+import { expectError, uniqueRunId, uniqueDomain, useTestServer } from "@mailstop/testkit";
 
-let server: TestServer;
-let project: TestProject;
+const server = useTestServer();
 
-beforeAll(async () => {
-  server = await startTestServer();
-  project = await server.bootstrap();
-});
-afterAll(() => server.stop());
-
-/** A run id no other test uses. */
-
-
-const forRun = (body: unknown, apiKey = project.apiKey) =>
-  rawRequest(server.url, "POST", "/v1/inboxes/for-run", {
-    headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
+const forRun = (body: unknown, apiKey: string | null = server.apiKey) => server.request("POST", "/v1/inboxes/for-run", { body, apiKey });
 
 const inboxRowsAt = async (address: string) =>
   server.db.selectFrom("inboxes").selectAll().where("address", "=", address).execute();
@@ -29,12 +15,12 @@ describe("POST /v1/inboxes/for-run", () => {
   describe("200", () => {
     it("returns the inbox view tagged run.<run_id> at <project_key>.run.<run_id>@mailstop.test", async () => {
       const runId = uniqueRunId("ci.build_7");
-      const { data, error, response } = await project.client.POST("/v1/inboxes/for-run", { body: { run_id: runId } });
+      const { data, error, response } = await server.project.client.POST("/v1/inboxes/for-run", { body: { run_id: runId } });
       expect(error).toBeUndefined();
       expect(response.status).toBe(200);
       expect(data).toEqual({
         id: expect.stringMatching(/^ibx_[0-9a-z]{26}$/),
-        address: `${project.projectKey}.run.${runId}@mailstop.test`,
+        address: `${server.project.projectKey}.run.${runId}@mailstop.test`,
         tag: `run.${runId}`,
         domain: null,
         labels: { run_id: runId },
@@ -67,7 +53,7 @@ describe("POST /v1/inboxes/for-run", () => {
       expect(outcomes.map((o) => o.status)).toEqual(Array(20).fill(200));
       const ids = new Set(outcomes.map((o) => o.json.id));
       expect(ids.size).toBe(1);
-      const address = `${project.projectKey}.run.${runId}@mailstop.test`;
+      const address = `${server.project.projectKey}.run.${runId}@mailstop.test`;
       const rows = await inboxRowsAt(address);
       expect(rows).toHaveLength(1);
       expect(rows[0]!.id).toBe(outcomes[0]!.json.id);
@@ -88,7 +74,7 @@ describe("POST /v1/inboxes/for-run", () => {
 
     it("creates on a verified domain of the project as run.<run_id>@<domain>", async () => {
       const domain = uniqueDomain("forrun");
-      await insertDomain(server.db, { id: newId("domain"), projectId: project.projectId, domain, ownershipToken: "t", status: "verified" });
+      await insertDomain(server.db, { id: newId("domain"), projectId: server.project.projectId, domain, ownershipToken: "t", status: "verified" });
       const runId = uniqueRunId();
       const { status, json } = await forRun({ run_id: runId, domain });
       expect(status).toBe(200);
@@ -105,9 +91,9 @@ describe("POST /v1/inboxes/for-run", () => {
       expect(theirs.status).toBe(200);
       expect(theirs.json.id).not.toBe(mine.json.id);
       expect(theirs.json.address).toBe(`${other.projectKey}.run.${runId}@mailstop.test`);
-      expect(mine.json.address).toBe(`${project.projectKey}.run.${runId}@mailstop.test`);
+      expect(mine.json.address).toBe(`${server.project.projectKey}.run.${runId}@mailstop.test`);
       // Each project sees only its own.
-      const { data } = await project.client.GET("/v1/inboxes", { params: { query: { tag_prefix: `run.${runId}` } } });
+      const { data } = await server.project.client.GET("/v1/inboxes", { params: { query: { tag_prefix: `run.${runId}` } } });
       expect(data?.data.map((inbox) => inbox.id)).toEqual([mine.json.id]);
     });
   });
@@ -123,7 +109,7 @@ describe("POST /v1/inboxes/for-run", () => {
       const error = expectError(await forRun({ run_id: runId }), BAD_REQUEST);
       expect(error.details?.errors[0].path).toBe("/run_id");
       expect(error.details?.errors).toEqual([{ in: "body", path: "/run_id", message: expect.any(String) }]);
-      expect(await inboxRowsAt(`${project.projectKey}.run.${runId.toLowerCase()}@mailstop.test`)).toEqual([]);
+      expect(await inboxRowsAt(`${server.project.projectKey}.run.${runId.toLowerCase()}@mailstop.test`)).toEqual([]);
     });
 
     it("refuses an empty run_id", async () => {
@@ -133,10 +119,10 @@ describe("POST /v1/inboxes/for-run", () => {
 
     it("refuses a run_id that makes the address's local part longer than SMTP's 64 octets, and creates nothing", async () => {
       // <project key>.run.<run id>
-      const runId = "r".repeat(64 - project.projectKey.length - "..run".length + 1);
+      const runId = "r".repeat(64 - server.project.projectKey.length - "..run".length + 1);
       const error = expectError(await forRun({ run_id: runId }), BAD_REQUEST);
       expect(error.details?.errors).toEqual([{ in: "body", path: "/run_id", message: expect.stringContaining("at most 64") }]);
-      expect(await inboxRowsAt(`${project.projectKey}.run.${runId}@mailstop.test`)).toEqual([]);
+      expect(await inboxRowsAt(`${server.project.projectKey}.run.${runId}@mailstop.test`)).toEqual([]);
       expect((await forRun({ run_id: runId.slice(1) })).status).toBe(200);
     });
 
@@ -181,7 +167,7 @@ describe("POST /v1/inboxes/for-run", () => {
   describe("409", () => {
     it("gives domain_not_verified, retryable after 60 s, for a pending domain", async () => {
       const domain = uniqueDomain("pending");
-      await insertDomain(server.db, { id: newId("domain"), projectId: project.projectId, domain, ownershipToken: "t" });
+      await insertDomain(server.db, { id: newId("domain"), projectId: server.project.projectId, domain, ownershipToken: "t" });
       const outcome = await forRun({ run_id: uniqueRunId(), domain });
       const error = expectError(outcome, { status: 409, code: "domain_not_verified", retryable: true });
       expect(error.retry_after_seconds).toBe(60);
@@ -199,10 +185,7 @@ describe("POST /v1/inboxes/for-run", () => {
     });
 
     it("gives unauthenticated without an Authorization header", async () => {
-      const outcome = await rawRequest(server.url, "POST", "/v1/inboxes/for-run", {
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ run_id: uniqueRunId() }),
-      });
+      const outcome = await forRun({ run_id: uniqueRunId() }, null);
       expectError(outcome, { status: 401, code: "unauthenticated", retryable: false });
     });
   });

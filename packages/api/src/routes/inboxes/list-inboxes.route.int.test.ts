@@ -1,20 +1,10 @@
-import { type TestProject, type TestServer, expectError, rawRequest, startTestServer } from "@mailstop/testkit";
+import { type TestProject, expectError, useTestServer } from "@mailstop/testkit";
 
-let server: TestServer;
-
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server.stop());
+const server = useTestServer({ project: false });
 
 const BAD_REQUEST = { status: 400, code: "invalid_request", retryable: false } as const;
 
-/** Creates one inbox through the API and returns its view. */
-async function createInbox(project: TestProject, tag: string, labels: Record<string, string> = {}) {
-  const { data, error } = await project.client.POST("/v1/inboxes", { body: { tag, labels } });
-  if (error || !data) throw new Error(`create ${tag} failed: ${JSON.stringify(error)}`);
-  return data;
-}
+const createInbox = (project: TestProject, tag: string, labels: Record<string, string> = {}) => server.createInbox({ tag, labels }, project);
 
 /** Creates inboxes one after the other, so their creation order is known. */
 async function createInOrder(project: TestProject, tags: string[]) {
@@ -30,8 +20,7 @@ async function createMany(project: TestProject, tags: string[]) {
   return created;
 }
 
-const list = (project: TestProject, query: string) =>
-  rawRequest(server.url, "GET", `/v1/inboxes${query === "" ? "" : `?${query}`}`, { headers: { authorization: `Bearer ${project.apiKey}` } });
+const list = (project: TestProject, query: string) => server.request("GET", `/v1/inboxes${query === "" ? "" : `?${query}`}`, { apiKey: project.apiKey });
 
 async function listTags(project: TestProject, query: { tag_prefix?: string; label_key?: string; label_value?: string; limit?: number }) {
   const { data, error, response } = await project.client.GET("/v1/inboxes", { params: { query } });
@@ -226,7 +215,7 @@ describe("GET /v1/inboxes", () => {
     });
 
     it("gives unauthenticated without an Authorization header", async () => {
-      expectError(await rawRequest(server.url, "GET", "/v1/inboxes"), { status: 401, code: "unauthenticated", retryable: false });
+      expectError(await server.request("GET", "/v1/inboxes", { apiKey: null }), { status: 401, code: "unauthenticated", retryable: false });
     });
   });
 });

@@ -1,19 +1,7 @@
 import { once } from "node:events";
 import { createLogger } from "@mailstop/logging";
 import { CHANNELS, createRedis } from "@mailstop/messaging";
-import {
-  type TestProject,
-  type TestRedis,
-  type TestServer,
-  TestEventStream,
-  describeWithEngines,
-  eventually,
-  insertMessageRows,
-  rawRequest,
-  startTestRedis,
-  startTestServer,
-  uniqueTag,
-} from "@mailstop/testkit";
+import { type TestRedis, TestEventStream, describeWithEngines, eventually, insertMessageRows, startTestRedis, uniqueTag, useTestServer } from "@mailstop/testkit";
 
 // Redis pub/sub keeps nothing for an absent subscriber: an arrival published while the
 // waiter's subscriber connection is down reaches no one. Once the bus listens again, held
@@ -22,8 +10,6 @@ import {
 describeWithEngines("arrivals lost while the arrival bus was away", "it kills the pub/sub client of a Redis of its own", () => {
   let redis: TestRedis;
   let admin: ReturnType<typeof createRedis>;
-  let server: TestServer;
-  let project: TestProject;
   const streams: TestEventStream[] = [];
 
   beforeAll(async () => {
@@ -31,32 +17,29 @@ describeWithEngines("arrivals lost while the arrival bus was away", "it kills th
     redis = await startTestRedis();
     admin = createRedis(redis.url, "command", createLogger({ level: "silent" }));
     await once(admin, "ready");
-    server = await startTestServer({ mail: true, env: { REDIS_URL: redis.url } });
-    project = await server.bootstrap();
+  });
+  const server = useTestServer(() => ({ mail: true, env: { REDIS_URL: redis.url } }));
+  afterEach(() => {
+    for (const stream of streams.splice(0)) stream.close();
   });
   afterAll(async () => {
-    for (const stream of streams) stream.close();
-    await server.stop();
     admin.disconnect();
     await redis.kill();
   });
 
   it("end a held wait and reach an open stream once the bus has resubscribed", async () => {
-    const { data: inbox } = await project.client.POST("/v1/inboxes", { body: { tag: uniqueTag("busdrop") } });
-    const channel = `${server.config.redisPrefix}:${CHANNELS.inboxArrivals(inbox!.id)}`;
+    const inbox = await server.createInbox({ tag: uniqueTag("busdrop") });
+    const channel = `${server.config.redisPrefix}:${CHANNELS.inboxArrivals(inbox.id)}`;
     // Without match: only a message stored after the wait began can end it.
-    const waiting = rawRequest(server.url, "POST", "/v1/messages/wait", {
-      headers: { authorization: `Bearer ${project.apiKey}`, "content-type": "application/json" },
-      body: JSON.stringify({ inbox: inbox!.address, timeout_ms: 30_000 }),
-    });
+    const waiting = server.request("POST", "/v1/messages/wait", { body: { inbox: inbox.address, timeout_ms: 30_000 } });
     // The wait is held once its inbox's channel is subscribed (it is held before it subscribes).
     await eventually(async () => (((await admin.pubsub("NUMSUB", channel)) as [string, number])[1] >= 1 ? true : null), { what: "the wait to subscribe" });
-    const stream = new TestEventStream(`${server.url}/stream/v1/inboxes/${inbox!.id}/events`, { headers: { authorization: `Bearer ${project.apiKey}` } });
+    const stream = new TestEventStream(`${server.url}/stream/v1/inboxes/${inbox.id}/events`, { headers: { authorization: `Bearer ${server.apiKey}` } });
     streams.push(stream);
     await stream.next("open");
 
     // Stored with no arrival heard: as when it is published while no subscriber listens.
-    const [id] = await insertMessageRows(server.db, inbox!, project.projectId, 1);
+    const [id] = await insertMessageRows(server.db, inbox, server.project.projectId, 1);
     expect(Number(await admin.client("KILL", "TYPE", "pubsub"))).toBeGreaterThanOrEqual(1);
 
     const { json: ended } = await waiting;

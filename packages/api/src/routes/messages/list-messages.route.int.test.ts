@@ -1,41 +1,31 @@
 import { newId } from "@mailstop/core";
-import { type TestProject, type TestServer, eventually, expectError, rawRequest, smtpTransport, startTestServer, uniqueTag } from "@mailstop/testkit";
+import { type SuiteServer, expectError, uniqueTag, useTestServer } from "@mailstop/testkit";
 
-let server: TestServer;
-let project: TestProject;
+const server = useTestServer({ mail: true });
 let inbox: { id: string; address: string };
 const ids: Record<string, string> = {};
 const since = new Date(Date.now() - 1000);
 
-type Mail = Parameters<ReturnType<typeof smtpTransport>["sendMail"]>[0];
+type Mail = Parameters<SuiteServer["deliver"]>[1];
 
 /**
  * The inbox is this file's own, so each subject finds its message. No random suffix: an id's tail
  * is now and then six digits, which the code filters rightly read as a one-time code.
  */
 async function deliver(name: string, mail: Mail) {
-  const subject = String(mail.subject);
-  await smtpTransport(server.smtp!.receiving).sendMail({ from: "noreply@acme.example", to: inbox.address, ...mail });
-  const row = await eventually(() => server.db.selectFrom("messages").select("id").where("inbox_id", "=", inbox.id).where("subject", "=", subject).executeTakeFirst(), {
-    what: name,
-  });
-  ids[name] = row.id;
+  ids[name] = (await server.deliver(inbox, mail)).id;
 }
 
 beforeAll(async () => {
-  server = await startTestServer({ mail: true });
-  project = await server.bootstrap();
-  const { data } = await project.client.POST("/v1/inboxes", { body: { tag: uniqueTag("list") } });
-  inbox = data!;
+  inbox = await server.createInbox({ tag: uniqueTag("list") });
   // Sent one by one, so arrival order is this order.
   await deliver("welcome", { subject: "Welcome, Ada!", from: '"Acme Cloud" <hello@acme.example>', text: "Thanks for joining.", headers: { "X-Campaign": "spring-launch" } });
   await deliver("otp", { subject: "Your sign-in code", text: "Use 482913 to sign in.", headers: { "X-Service-Correlation-ID": "Run-7:otp" } });
   await deliver("verify", { subject: "Confirm your email", html: '<a href="https://acme.example/verify?t=1">Confirm</a> body only in html', cc: "qa-team@acme.example" });
   await deliver("newsletter", { subject: "News", text: "Monthly digest", messageId: "<digest-42@acme.example>" });
 });
-afterAll(() => server.stop());
 
-const list = async (query: string, key = project.apiKey) => rawRequest(server.url, "GET", `/v1/messages?${query}`, { headers: { authorization: `Bearer ${key}` } });
+const list = async (query: string, apiKey = server.apiKey) => server.request("GET", `/v1/messages?${query}`, { apiKey });
 const idsOf = async (query: string) => {
   const { status, json } = await list(query);
   if (status !== 200) throw new Error(`${status} ${JSON.stringify(json)}`);

@@ -1,40 +1,24 @@
 import { newId } from "@mailstop/core";
-import { type TestProject, type TestServer, eventually, expectError, rawRequest, smtpTransport, startTestServer, uniqueTag } from "@mailstop/testkit";
+import { expectError, uniqueTag, useTestServer } from "@mailstop/testkit";
 
-let server: TestServer;
-let project: TestProject;
+const server = useTestServer({ mail: true, env: { MAILSTOP_SIM_DELAY_MS: "60000" } });
 
-beforeAll(async () => {
-  server = await startTestServer({ mail: true, env: { MAILSTOP_SIM_DELAY_MS: "60000" } });
-  project = await server.bootstrap();
-});
-afterAll(() => server.stop());
-
-const auth = (key = project.apiKey) => ({ authorization: `Bearer ${key}` });
-const get = (path: string, key?: string) => rawRequest(server.url, "GET", path, { headers: auth(key) });
+const auth = (key = server.apiKey) => ({ authorization: `Bearer ${key}` });
+const get = (path: string, apiKey?: string) => server.request("GET", path, { apiKey });
 const NOT_FOUND = { status: 404, code: "message_not_found", retryable: false } as const;
 
-async function createInbox(tag = uniqueTag("read"), owner = project) {
-  const { data, error } = await owner.client.POST("/v1/inboxes", { body: { tag } });
-  if (error || !data) throw new Error(JSON.stringify(error));
-  return data;
-}
+const createInbox = (tag = uniqueTag("read"), owner = server.project) => server.createInbox({ tag }, owner);
 
 /** Sends through the receiving edge and returns the stored message's id once the parser has written it. */
-async function deliver(to: string, mail: { subject: string; text?: string; html?: string; attachments?: { filename: string; content: Buffer; contentType: string }[] }) {
-  await smtpTransport(server.smtp!.receiving).sendMail({ from: '"Acme" <noreply@acme.example>', to, ...mail });
-  const row = await eventually(() => server.db.selectFrom("messages").select("id").where("envelope_to", "=", to).where("subject", "=", mail.subject).executeTakeFirst(), {
-    what: `message "${mail.subject}"`,
-  });
-  return row.id;
-}
+const deliver = async (inbox: { id: string; address: string }, mail: { subject: string; text?: string; html?: string; attachments?: { filename: string; content: Buffer; contentType: string }[] }) =>
+  (await server.deliver(inbox, { from: '"Acme" <noreply@acme.example>', ...mail })).id;
 
 describe("GET /v1/messages/{id}", () => {
   describe("200", () => {
     it("returns the message view of DECISIONS.md with the text slice", async () => {
       const inbox = await createInbox();
       const subject = `View ${newId("message")}`;
-      const id = await deliver(inbox.address, {
+      const id = await deliver(inbox, {
         subject,
         text: "Your code is 482913. Confirm: https://acme.example/verify?t=1",
         attachments: [{ filename: "a.pdf", content: Buffer.from("%PDF-1.7 tiny"), contentType: "application/pdf" }],
@@ -74,7 +58,7 @@ describe("GET /v1/messages/{id}", () => {
 
     it("adds the requested parts, repeated or comma-separated, and truncates previews at preview_chars", async () => {
       const inbox = await createInbox();
-      const id = await deliver(inbox.address, { subject: `Parts ${newId("message")}`, text: "plain words here", html: "<p>html words</p>" });
+      const id = await deliver(inbox, { subject: `Parts ${newId("message")}`, text: "plain words here", html: "<p>html words</p>" });
       const comma = await get(`/v1/messages/${id}?format=html,headers&preview_chars=5`);
       expect(Object.keys(comma.json.body).sort()).toEqual(["headers", "html", "text"]);
       expect(comma.json.body.text).toMatchObject({ preview: "plain", truncated: true });
@@ -88,7 +72,7 @@ describe("GET /v1/messages/{id}", () => {
     it("never inlines a part over 524288 bytes: empty preview, truncated, size and url kept", async () => {
       const inbox = await createInbox();
       const text = "x".repeat(600_000);
-      const id = await deliver(inbox.address, { subject: `Big ${newId("message")}`, text });
+      const id = await deliver(inbox, { subject: `Big ${newId("message")}`, text });
       const { json } = await get(`/v1/messages/${id}?preview_chars=100000`);
       expect(json.body.text).toEqual({ preview: "", size: expect.any(Number), truncated: true, url: `${server.url}/v1/messages/${id}/body?format=text` });
       expect(json.body.text.size).toBeGreaterThan(524_288);
@@ -96,7 +80,7 @@ describe("GET /v1/messages/{id}", () => {
 
     it("gives a message without a text part an empty text slice with no url", async () => {
       const inbox = await createInbox();
-      const id = await deliver(inbox.address, { subject: `Html only ${newId("message")}`, html: "<p>only html</p>" });
+      const id = await deliver(inbox, { subject: `Html only ${newId("message")}`, html: "<p>only html</p>" });
       expect((await get(`/v1/messages/${id}`)).json.body.text).toEqual({ preview: "", size: 0, truncated: false, url: null });
     });
   });
@@ -105,7 +89,7 @@ describe("GET /v1/messages/{id}", () => {
     it("gives message_not_found for an unknown id, a malformed id, and another project's message", async () => {
       const other = await server.bootstrap();
       const theirs = await createInbox(uniqueTag("theirs"), other);
-      const id = await deliver(theirs.address, { subject: `Theirs ${newId("message")}`, text: "x" });
+      const id = await deliver(theirs, { subject: `Theirs ${newId("message")}`, text: "x" });
       expectError(await get(`/v1/messages/${newId("message")}`), NOT_FOUND);
       expectError(await get("/v1/messages/nope"), NOT_FOUND);
       expectError(await get(`/v1/messages/${id}`), NOT_FOUND);
@@ -114,7 +98,7 @@ describe("GET /v1/messages/{id}", () => {
 
     it("hides a sim.delay message until it becomes visible", async () => {
       const inbox = await createInbox("sim.delay.read");
-      const id = await deliver(inbox.address, { subject: `Hidden ${newId("message")}`, text: "later" });
+      const id = await deliver(inbox, { subject: `Hidden ${newId("message")}`, text: "later" });
       expectError(await get(`/v1/messages/${id}`), NOT_FOUND);
     });
   });
@@ -132,7 +116,7 @@ describe("GET /v1/messages/{id}/body", () => {
   it("serves each whole part with its content type", async () => {
     const inbox = await createInbox();
     const subject = `Body ${newId("message")}`;
-    const id = await deliver(inbox.address, { subject, text: "the whole text", html: "<b>the whole html</b>" });
+    const id = await deliver(inbox, { subject, text: "the whole text", html: "<b>the whole html</b>" });
     const text = await get(`/v1/messages/${id}/body?format=text`);
     expect([text.status, text.headers.get("content-type"), text.text]).toEqual([200, "text/plain; charset=utf-8", "the whole text"]);
     const html = await get(`/v1/messages/${id}/body?format=html`);
@@ -147,11 +131,11 @@ describe("GET /v1/messages/{id}/body", () => {
 
   it("serves the text of a row stored with a text object from text_body, where it is whole", async () => {
     const inbox = await createInbox();
-    const id = await deliver(inbox.address, { subject: `Legacy ${newId("message")}`, text: "the legacy text" });
+    const id = await deliver(inbox, { subject: `Legacy ${newId("message")}`, text: "the legacy text" });
     // Rows stored before the bodies moved into the row carry a key for their text part.
     await server.db
       .updateTable("messages")
-      .set({ parts: JSON.stringify({ text: { key: `projects/${project.projectId}/tx/gone/text.txt`, size: 15 } }) })
+      .set({ parts: JSON.stringify({ text: { key: `projects/${server.project.projectId}/tx/gone/text.txt`, size: 15 } }) })
       .where("id", "=", id)
       .execute();
     const { text_body } = await server.db.selectFrom("messages").select("text_body").where("id", "=", id).executeTakeFirstOrThrow();
@@ -163,21 +147,21 @@ describe("GET /v1/messages/{id}/body", () => {
   it("serves a part too large for the row from the object store, and a non-ASCII part with its byte length", async () => {
     const inbox = await createInbox();
     const big = `<p>${"y".repeat(600_000)}</p>`;
-    const bigId = await deliver(inbox.address, { subject: `Big body ${newId("message")}`, text: "t", html: big });
+    const bigId = await deliver(inbox, { subject: `Big body ${newId("message")}`, text: "t", html: big });
     const html = await get(`/v1/messages/${bigId}/body?format=html`);
     expect([html.status, html.headers.get("content-length"), html.text === big]).toEqual([200, String(big.length), true]);
     const view = await get(`/v1/messages/${bigId}?format=html`);
     expect(view.json.body.html).toEqual({ preview: "", size: big.length, truncated: true, url: expect.stringContaining("format=html") });
 
     const accented = "Grüße, 🎉";
-    const smallId = await deliver(inbox.address, { subject: `Accented ${newId("message")}`, text: accented });
+    const smallId = await deliver(inbox, { subject: `Accented ${newId("message")}`, text: accented });
     const text = await get(`/v1/messages/${smallId}/body?format=text`);
     expect([text.headers.get("content-length"), text.text]).toEqual([String(Buffer.byteLength(accented)), accented]);
   });
 
   it("gives unsupported_format with the available parts when the message has no such part", async () => {
     const inbox = await createInbox();
-    const id = await deliver(inbox.address, { subject: `Text only ${newId("message")}`, text: "just text" });
+    const id = await deliver(inbox, { subject: `Text only ${newId("message")}`, text: "just text" });
     const error = expectError(await get(`/v1/messages/${id}/body?format=html`), { status: 400, code: "unsupported_format", retryable: false });
     expect(error.details).toEqual({ available: ["text", "raw", "headers"] });
   });
@@ -192,7 +176,7 @@ describe("GET /v1/messages/{id}/attachments/{attachmentId}", () => {
   it("redirects with 302 to a short-lived presigned URL that serves the bytes", async () => {
     const inbox = await createInbox();
     const pdf = Buffer.from("%PDF-1.7 attachment bytes");
-    const id = await deliver(inbox.address, { subject: `Att ${newId("message")}`, text: "see attached", attachments: [{ filename: "report.pdf", content: pdf, contentType: "application/pdf" }] });
+    const id = await deliver(inbox, { subject: `Att ${newId("message")}`, text: "see attached", attachments: [{ filename: "report.pdf", content: pdf, contentType: "application/pdf" }] });
     const view = (await get(`/v1/messages/${id}`)).json;
     const response = await fetch(view.attachments[0].url, { headers: auth(), redirect: "manual" });
     expect(response.status).toBe(302);
@@ -235,8 +219,8 @@ describe("GET /v1/messages/{id}/attachments/{attachmentId}", () => {
       "--b--",
       "",
     ].join("\r\n");
-    await smtpTransport(server.smtp!.receiving).sendMail({ envelope: { from: "a@b.test", to: [inbox.address] }, raw });
-    const row = await eventually(() => server.db.selectFrom("messages").select("id").where("subject", "=", subject).executeTakeFirst(), { what: subject });
+    await server.send({ envelope: { from: "a@b.test", to: [inbox.address] }, raw });
+    const row = await server.stored(inbox.id, subject);
     const stored = await server.db.selectFrom("attachments").select("filename").where("message_id", "=", row.id).executeTakeFirstOrThrow();
     expect(stored.filename).toBe(hostile.replace("\u0000", "\uFFFD"));
     const view = (await get(`/v1/messages/${row.id}`)).json;
@@ -251,7 +235,7 @@ describe("GET /v1/messages/{id}/attachments/{attachmentId}", () => {
 
   it("gives attachment_not_found for an attachment the message does not have", async () => {
     const inbox = await createInbox();
-    const id = await deliver(inbox.address, { subject: `No att ${newId("message")}`, text: "x" });
+    const id = await deliver(inbox, { subject: `No att ${newId("message")}`, text: "x" });
     expectError(await get(`/v1/messages/${id}/attachments/${newId("attachment")}`), { status: 404, code: "attachment_not_found", retryable: false });
   });
 });
@@ -259,19 +243,19 @@ describe("GET /v1/messages/{id}/attachments/{attachmentId}", () => {
 describe("DELETE /v1/messages/{id}", () => {
   it("tombstones at once: 200 erased, then gone from reads, and a second delete is 404", async () => {
     const inbox = await createInbox();
-    const id = await deliver(inbox.address, { subject: `Erase ${newId("message")}`, text: "x" });
-    const erased = await rawRequest(server.url, "DELETE", `/v1/messages/${id}`, { headers: auth() });
+    const id = await deliver(inbox, { subject: `Erase ${newId("message")}`, text: "x" });
+    const erased = await server.request("DELETE", `/v1/messages/${id}`);
     expect([erased.status, erased.json]).toEqual([200, { id, erased: true }]);
     expectError(await get(`/v1/messages/${id}`), NOT_FOUND);
     expectError(await get(`/v1/messages/${id}/body?format=text`), NOT_FOUND);
-    expectError(await rawRequest(server.url, "DELETE", `/v1/messages/${id}`, { headers: auth() }), NOT_FOUND);
-    const { data } = await project.client.GET("/v1/inboxes/{id}", { params: { path: { id: inbox.id } } });
+    expectError(await server.request("DELETE", `/v1/messages/${id}`), NOT_FOUND);
+    const { data } = await server.project.client.GET("/v1/inboxes/{id}", { params: { path: { id: inbox.id } } });
     expect(data?.message_count).toBe(0);
   });
 
   it("needs messages:delete", async () => {
     const reader = await server.bootstrap({ scopes: ["messages:read"] });
-    const error = expectError(await rawRequest(server.url, "DELETE", `/v1/messages/${newId("message")}`, { headers: auth(reader.apiKey) }), {
+    const error = expectError(await server.request("DELETE", `/v1/messages/${newId("message")}`, { apiKey: reader.apiKey }), {
       status: 403,
       code: "insufficient_scope",
       retryable: false,

@@ -1,39 +1,27 @@
 import { newId } from "@mailstop/core";
-import { type TestProject, type TestServer, rawRequest, smtpTransport, startTestServer, uniqueTag } from "@mailstop/testkit";
+import { uniqueTag, useTestServer } from "@mailstop/testkit";
 
 // Many waits blocked on one inbox hear each arrival at once and share the database's answer
 // about it (see ArrivalChecks in src/waits/arrival-checks.ts). Sharing must never hand a wait
 // an answer to another wait's question.
 
-let server: TestServer;
-let project: TestProject;
+const server = useTestServer({ mail: true });
 
-beforeAll(async () => {
-  server = await startTestServer({ mail: true });
-  project = await server.bootstrap();
-});
-afterAll(() => server.stop());
-
-const wait = (body: unknown) =>
-  rawRequest(server.url, "POST", "/v1/messages/wait", {
-    headers: { authorization: `Bearer ${project.apiKey}`, "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
+const wait = (body: unknown) => server.request("POST", "/v1/messages/wait", { body });
 
 describe("POST /v1/messages/wait, many waits on one inbox", () => {
   it("gives each of 60 concurrent waits the arrival its own match asks for, and explains misses", async () => {
-    const { data: inbox } = await project.client.POST("/v1/inboxes", { body: { tag: uniqueTag("herd") } });
+    const inbox = await server.createInbox({ tag: uniqueTag("herd") });
     const alpha = `Alpha ${newId("message")}`;
     const beta = `Beta ${newId("message")}`;
     // Half of the alpha waits ask for more of the body: they share a view among themselves, not with the others.
     const alphas = Array.from({ length: 25 }, (_, i) =>
-      wait({ inbox: inbox!.address, match: { subject_contains: "alpha" }, timeout_ms: 20_000, ...(i % 2 === 0 ? { format: ["headers"], preview_chars: 5 } : {}) }),
+      wait({ inbox: inbox.address, match: { subject_contains: "alpha" }, timeout_ms: 20_000, ...(i % 2 === 0 ? { format: ["headers"], preview_chars: 5 } : {}) }),
     );
-    const betas = Array.from({ length: 25 }, () => wait({ inbox: inbox!.address, match: { subject_contains: "beta" }, timeout_ms: 20_000 }));
-    const gammas = Array.from({ length: 10 }, () => wait({ inbox: inbox!.address, match: { subject_contains: "gamma" }, timeout_ms: 4_000 }));
-    const transport = smtpTransport(server.smtp!.receiving);
-    await transport.sendMail({ from: "noreply@acme.example", to: inbox!.address, subject: alpha, text: "first" });
-    await transport.sendMail({ from: "noreply@acme.example", to: inbox!.address, subject: beta, text: "second" });
+    const betas = Array.from({ length: 25 }, () => wait({ inbox: inbox.address, match: { subject_contains: "beta" }, timeout_ms: 20_000 }));
+    const gammas = Array.from({ length: 10 }, () => wait({ inbox: inbox.address, match: { subject_contains: "gamma" }, timeout_ms: 4_000 }));
+    await server.send({ to: inbox.address, subject: alpha, text: "first" });
+    await server.send({ to: inbox.address, subject: beta, text: "second" });
 
     for (const [i, { status, json }] of (await Promise.all(alphas)).entries()) {
       expect(status).toBe(200);

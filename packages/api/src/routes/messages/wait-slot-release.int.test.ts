@@ -1,7 +1,7 @@
 import { once } from "node:events";
 import { createLogger } from "@mailstop/logging";
 import { createRedis } from "@mailstop/messaging";
-import { type TestRedis, type TestServer, describeWithEngines, rawRequest, startTestRedis, startTestServer, uniqueTag } from "@mailstop/testkit";
+import { type TestRedis, describeWithEngines, startTestRedis, uniqueTag, useTestServer } from "@mailstop/testkit";
 
 // A wait takes a concurrency slot, then subscribes to its inbox's arrivals. When the subscribe
 // fails, the slot must go back: a slot kept would be renewed for as long as the waiter runs,
@@ -9,7 +9,7 @@ import { type TestRedis, type TestServer, describeWithEngines, rawRequest, start
 
 describeWithEngines("a wait whose subscribe fails", "it needs a Redis of its own whose ACL refuses pub/sub", () => {
   let redis: TestRedis;
-  let server: TestServer;
+  let url: URL;
 
   beforeAll(async () => {
     redis = await startTestRedis();
@@ -18,25 +18,18 @@ describeWithEngines("a wait whose subscribe fails", "it needs a Redis of its own
     // Every command on every key, but no channel: SUBSCRIBE answers NOPERM, the slots' scripts run.
     await admin.call("ACL", "SETUSER", "nochannels", "on", ">secret", "~*", "resetchannels", "+@all");
     admin.disconnect();
-    const url = new URL(redis.url);
+    url = new URL(redis.url);
     url.username = "nochannels";
     url.password = "secret";
-    server = await startTestServer({ mail: true, env: { REDIS_URL: url.toString() } });
   });
-  afterAll(async () => {
-    await server.stop();
-    await redis.kill();
-  });
+  const server = useTestServer(() => ({ mail: true, env: { REDIS_URL: url.toString() }, project: false }));
+  afterAll(() => redis.kill());
 
   it("gives its concurrency slot back, so the next wait is not refused with concurrency_limit", async () => {
     const project = await server.bootstrap();
     await server.admin.PATCH("/admin/v1/projects/{id}", { params: { path: { id: project.projectId } }, body: { limits: { max_concurrent_waits: 1 } } });
-    const { data: inbox } = await project.client.POST("/v1/inboxes", { body: { tag: uniqueTag("slots") } });
-    const wait = () =>
-      rawRequest(server.url, "POST", "/v1/messages/wait", {
-        headers: { authorization: `Bearer ${project.apiKey}`, "content-type": "application/json" },
-        body: JSON.stringify({ inbox: inbox!.id, timeout_ms: 1000 }),
-      });
+    const inbox = await server.createInbox({ tag: uniqueTag("slots") }, project);
+    const wait = () => server.request("POST", "/v1/messages/wait", { apiKey: project.apiKey, body: { inbox: inbox.id, timeout_ms: 1000 } });
     for (let attempt = 0; attempt < 3; attempt++) {
       const answer = await wait();
       // The subscribe's failure, each time: with the one slot kept, the second would be a 429.

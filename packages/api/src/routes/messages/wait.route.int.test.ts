@@ -1,37 +1,18 @@
 import { newId } from "@mailstop/core";
-import { type TestProject, type TestServer, describeWithEngines, eventually, expectError, rawRequest, smtpTransport, startTestServer, uniqueTag } from "@mailstop/testkit";
+import { type TestServer, describeWithEngines, eventually, expectError, smtpTransport, uniqueTag, useTestServer } from "@mailstop/testkit";
 
-let server: TestServer;
-let project: TestProject;
 const SIM_DELAY_MS = 1500;
 
-beforeAll(async () => {
-  server = await startTestServer({ mail: true, env: { MAILSTOP_SIM_DELAY_MS: String(SIM_DELAY_MS) } });
-  project = await server.bootstrap();
-});
-afterAll(() => server.stop());
+const server = useTestServer({ mail: true, env: { MAILSTOP_SIM_DELAY_MS: String(SIM_DELAY_MS) } });
 
-async function createInbox(tag = uniqueTag("wait")) {
-  const { data, error } = await project.client.POST("/v1/inboxes", { body: { tag } });
-  if (error || !data) throw new Error(JSON.stringify(error));
-  return data;
-}
+const wait = (body: unknown) => server.request("POST", "/v1/messages/wait", { body });
 
-const wait = (body: unknown) =>
-  rawRequest(server.url, "POST", "/v1/messages/wait", {
-    headers: { authorization: `Bearer ${project.apiKey}`, "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
-
-const send = (to: string, subject: string, text = "hello") => smtpTransport(server.smtp!.receiving).sendMail({ from: "noreply@acme.example", to, subject, text });
-
-const stored = (inboxId: string, subject: string) =>
-  eventually(() => server.db.selectFrom("messages").select("id").where("inbox_id", "=", inboxId).where("subject", "=", subject).executeTakeFirst(), { what: subject });
+const send = (to: string, subject: string, text = "hello") => server.send({ to, subject, text });
 
 describe("POST /v1/messages/wait", () => {
   describe("matched", () => {
     it("returns a message that arrives while the wait is blocked", async () => {
-      const inbox = await createInbox();
+      const inbox = await server.createInbox();
       const subject = `Blocked ${newId("message")}`;
       const pending = wait({ inbox: inbox.address, match: { subject_contains: "blocked" }, timeout_ms: 20_000 });
       await send(inbox.address, subject, "Your code is 551903");
@@ -45,13 +26,13 @@ describe("POST /v1/messages/wait", () => {
     });
 
     it("returns the newest stored match at once when match is given, even empty", async () => {
-      const inbox = await createInbox();
+      const inbox = await server.createInbox();
       const first = `Stored one ${newId("message")}`;
       const second = `Stored two ${newId("message")}`;
       await send(inbox.address, first);
-      await stored(inbox.id, first);
+      await server.stored(inbox.id, first);
       await send(inbox.address, second);
-      await stored(inbox.id, second);
+      await server.stored(inbox.id, second);
       const { json } = await wait({ inbox: inbox.id, match: {}, timeout_ms: 10_000 });
       expect(json).toMatchObject({ status: "matched", message: { subject: second } });
       expect(json.waited_ms).toBeLessThan(2000);
@@ -60,10 +41,10 @@ describe("POST /v1/messages/wait", () => {
     });
 
     it("without match takes only a message that arrives after the wait started", async () => {
-      const inbox = await createInbox();
+      const inbox = await server.createInbox();
       const before = `Before ${newId("message")}`;
       await send(inbox.address, before);
-      await stored(inbox.id, before);
+      await server.stored(inbox.id, before);
       const after = `After ${newId("message")}`;
       const pending = wait({ inbox: inbox.address, timeout_ms: 20_000 });
       await send(inbox.address, after);
@@ -71,7 +52,7 @@ describe("POST /v1/messages/wait", () => {
     });
 
     it("blocks on a sim.delay message until it becomes visible", async () => {
-      const inbox = await createInbox(`sim.delay.${newId("message").slice(-8)}`);
+      const inbox = await server.createInbox({ tag: `sim.delay.${newId("message").slice(-8)}` });
       const subject = `Delayed ${newId("message")}`;
       const started = Date.now();
       const pending = wait({ inbox: inbox.address, match: { subject_contains: "delayed" }, timeout_ms: 20_000 });
@@ -82,9 +63,9 @@ describe("POST /v1/messages/wait", () => {
     });
 
     it("never misses a message stored while the wait starts (200 races)", async () => {
-      const inbox = await createInbox();
+      const inbox = await server.createInbox();
       // One pooled connection: smtp-server's greeting delay is paid once, not per round.
-      const transport = smtpTransport(server.smtp!.receiving, { pool: true });
+      const transport = smtpTransport(server.smtpPort, { pool: true });
       for (let round = 0; round < 200; round++) {
         const subject = `Race ${round} ${newId("message")}`;
         const [result] = await Promise.all([wait({ inbox: inbox.id, match: { subject_contains: subject }, timeout_ms: 15_000 }), transport.sendMail({ from: "a@b.test", to: inbox.address, subject, text: "x" })]);
@@ -94,8 +75,8 @@ describe("POST /v1/messages/wait", () => {
     }, 120_000);
 
     it("reports the time from the edge's final 250 to the wait's response (median and p99 over 200 sends)", async () => {
-      const inbox = await createInbox();
-      const transport = smtpTransport(server.smtp!.receiving, { pool: true });
+      const inbox = await server.createInbox();
+      const transport = smtpTransport(server.smtpPort, { pool: true });
       const latencies: number[] = [];
       for (let round = 0; round < 200; round++) {
         const subject = `Latency ${round} ${newId("message")}`;
@@ -117,7 +98,7 @@ describe("POST /v1/messages/wait", () => {
 
   describe("timeout (200, not an error)", () => {
     it("reports nothing arrived, with the timing fields and a hint to check the address", async () => {
-      const inbox = await createInbox();
+      const inbox = await server.createInbox();
       const { status, json, headers } = await wait({ inbox: inbox.address, match: { subject_contains: "never" }, timeout_ms: 300 });
       expect(status).toBe(200);
       expect(json).toEqual({
@@ -135,7 +116,7 @@ describe("POST /v1/messages/wait", () => {
     });
 
     it("counts arrivals that failed the match and names the failing predicate and nearest value", async () => {
-      const inbox = await createInbox();
+      const inbox = await server.createInbox();
       const subject = `Welcome aboard ${newId("message")}`;
       const pending = wait({ inbox: inbox.address, match: { subject_contains: "password reset" }, timeout_ms: 4000 });
       await send(inbox.address, subject);
@@ -146,11 +127,11 @@ describe("POST /v1/messages/wait", () => {
     });
 
     it("never matches a tombstoned message", async () => {
-      const inbox = await createInbox();
+      const inbox = await server.createInbox();
       const subject = `Erased ${newId("message")}`;
       await send(inbox.address, subject);
-      const { id } = await stored(inbox.id, subject);
-      await rawRequest(server.url, "DELETE", `/v1/messages/${id}`, { headers: { authorization: `Bearer ${project.apiKey}` } });
+      const { id } = await server.stored(inbox.id, subject);
+      await server.request("DELETE", `/v1/messages/${id}`);
       const { json } = await wait({ inbox: inbox.id, match: { subject_contains: "erased" }, timeout_ms: 300 });
       expect(json.status).toBe("timeout");
     });
@@ -158,11 +139,11 @@ describe("POST /v1/messages/wait", () => {
 
   describe("errors", () => {
     it("gives inbox_not_found for an inbox that does not exist, never a timeout", async () => {
-      expectError(await wait({ inbox: `${project.projectKey}.nobody@mailstop.test`, timeout_ms: 100 }), { status: 404, code: "inbox_not_found", retryable: false });
+      expectError(await wait({ inbox: `${server.project.projectKey}.nobody@mailstop.test`, timeout_ms: 100 }), { status: 404, code: "inbox_not_found", retryable: false });
     });
 
     it("rejects timeout_ms above 285000 and clamps preview_chars", async () => {
-      const inbox = await createInbox();
+      const inbox = await server.createInbox();
       const error = expectError(await wait({ inbox: inbox.id, timeout_ms: 285_001 }), { status: 400, code: "invalid_request", retryable: false });
       expect(error.details?.errors[0].path).toBe("/timeout_ms");
       expect((await wait({ inbox: inbox.id, match: {}, timeout_ms: 10, preview_chars: 500_000 })).json.status).toBe("timeout");
@@ -170,23 +151,15 @@ describe("POST /v1/messages/wait", () => {
 
     it("needs messages:wait", async () => {
       const reader = await server.bootstrap({ scopes: ["messages:read"] });
-      const outcome = await rawRequest(server.url, "POST", "/v1/messages/wait", {
-        headers: { authorization: `Bearer ${reader.apiKey}`, "content-type": "application/json" },
-        body: JSON.stringify({ inbox: "x@y.z" }),
-      });
+      const outcome = await server.request("POST", "/v1/messages/wait", { apiKey: reader.apiKey, body: { inbox: "x@y.z" } });
       expect(expectError(outcome, { status: 403, code: "insufficient_scope", retryable: false }).details).toEqual({ required_scope: "messages:wait" });
     });
   });
 });
 
 describeWithEngines("concurrency across waiter instances", "two processes share one Redis", () => {
-  let second: TestServer;
-
-  beforeAll(async () => {
-    // A second waiter on the same Redis and database, as in the split fleet.
-    second = await startTestServer({ target: "waiter", env: { REDIS_URL: server.config.redisUrl!, MAILSTOP_REDIS_PREFIX: server.config.redisPrefix } });
-  });
-  afterAll(() => second.stop());
+  // A second waiter on the same Redis and database, as in the split fleet.
+  const second = useTestServer(() => ({ target: "waiter", env: { REDIS_URL: server.config.redisUrl!, MAILSTOP_REDIS_PREFIX: server.config.redisPrefix }, project: false }));
 
   const waitOn = (target: TestServer, key: string, body: unknown, signal?: AbortSignal) =>
     fetch(`${target.url}/v1/messages/wait`, {
@@ -197,9 +170,9 @@ describeWithEngines("concurrency across waiter instances", "two processes share 
     });
 
   it("wakes a wait on one instance with an arrival ingested through the other", async () => {
-    const inbox = await createInbox();
+    const inbox = await server.createInbox();
     const subject = `Cross ${newId("message")}`;
-    const pending = waitOn(second, project.apiKey, { inbox: inbox.id, match: { subject_contains: "cross" }, timeout_ms: 20_000 });
+    const pending = waitOn(second, server.apiKey, { inbox: inbox.id, match: { subject_contains: "cross" }, timeout_ms: 20_000 });
     await send(inbox.address, subject);
     const json = await (await pending).json();
     expect(json).toMatchObject({ status: "matched", message: { subject } });
@@ -208,8 +181,8 @@ describeWithEngines("concurrency across waiter instances", "two processes share 
   it("counts max_concurrent_waits across both instances, refuses with 429 concurrency_limit, and frees a slot when its client leaves", async () => {
     const limited = await server.bootstrap();
     await server.admin.PATCH("/admin/v1/projects/{id}", { params: { path: { id: limited.projectId } }, body: { limits: { max_concurrent_waits: 2 } } });
-    const { data: inbox } = await limited.client.POST("/v1/inboxes", { body: { tag: uniqueTag("slots") } });
-    const long = { inbox: inbox!.id, match: { subject_contains: "never" }, timeout_ms: 60_000 };
+    const inbox = await server.createInbox({ tag: uniqueTag("slots") }, limited);
+    const long = { inbox: inbox.id, match: { subject_contains: "never" }, timeout_ms: 60_000 };
     const first = new AbortController();
     const secondWait = new AbortController();
     const held = [waitOn(server, limited.apiKey, long, first.signal).catch(() => null), waitOn(second, limited.apiKey, long, secondWait.signal).catch(() => null)];

@@ -2,21 +2,17 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { join } from "node:path";
 import { SLOT_LEASE } from "@mailstop/messaging";
-import { type TestServer, describeWithEngines, eventually, freePort, runDatabaseUrl, startTestServer, uniqueTag } from "@mailstop/testkit";
+import { describeWithEngines, eventually, freePort, runDatabaseUrl, uniqueTag, useTestServer } from "@mailstop/testkit";
 
 const ROOT = join(__dirname, "../../../../..");
 
 describeWithEngines("a waiter killed with waits held", "a separate waiter process shares Redis with the server", () => {
-  let server: TestServer;
   let child: ChildProcess | undefined;
-
-  beforeAll(async () => {
-    server = await startTestServer({ mail: true });
-  });
-  afterAll(async () => {
+  // Declared before the server's own hooks, so it runs before the server stops.
+  afterAll(() => {
     if (child && child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
-    await server.stop();
   });
+  const server = useTestServer({ mail: true, project: false });
 
   const waitOn = (url: string, key: string, body: unknown) =>
     fetch(`${url}/v1/messages/wait`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: JSON.stringify(body) });
@@ -24,7 +20,7 @@ describeWithEngines("a waiter killed with waits held", "a separate waiter proces
   it("gives its concurrency slots back once their leases lapse", async () => {
     const project = await server.bootstrap();
     await server.admin.PATCH("/admin/v1/projects/{id}", { params: { path: { id: project.projectId } }, body: { limits: { max_concurrent_waits: 2 } } });
-    const { data: inbox } = await project.client.POST("/v1/inboxes", { body: { tag: uniqueTag("crash") } });
+    const inbox = await server.createInbox({ tag: uniqueTag("crash") }, project);
 
     // A waiter of the fleet in its own process (the CLI's binary loads tsx in process, so SIGKILL kills it).
     const port = await freePort();
@@ -43,7 +39,7 @@ describeWithEngines("a waiter killed with waits held", "a separate waiter proces
     const childUrl = `http://127.0.0.1:${port}`;
     await eventually(() => fetch(`${childUrl}/health`).then((r) => (r.ok ? true : null), () => null), { timeoutMs: 60_000, what: "the waiter process" });
 
-    const long = { inbox: inbox!.id, match: { subject_contains: "never" }, timeout_ms: 120_000 };
+    const long = { inbox: inbox.id, match: { subject_contains: "never" }, timeout_ms: 120_000 };
     const held = [waitOn(childUrl, project.apiKey, long).catch(() => null), waitOn(childUrl, project.apiKey, long).catch(() => null)];
     await eventually(
       async () => ((await waitOn(server.url, project.apiKey, { ...long, timeout_ms: 10 })).status === 429 ? true : null),

@@ -1,16 +1,9 @@
 import { publicDocument } from "@mailstop/openapi";
-import { type TestProject, type TestServer, expectError, rawRequest, itInProcess, startTestServer } from "@mailstop/testkit";
-
-let server: TestServer;
-let project: TestProject;
+import { expectError, rawRequest, itInProcess, startTestServer, useTestServer } from "@mailstop/testkit";
 
 const REQUEST_ID = /^req_[0-9a-z]{26}$/;
 
-beforeAll(async () => {
-  server = await startTestServer();
-  project = await server.bootstrap();
-});
-afterAll(() => server.stop());
+const server = useTestServer();
 
 /**
  * Every route SPEC.md's Endpoints section names with a method and a path, with the scope and
@@ -214,7 +207,7 @@ describe("Errors of the HTTP layer", () => {
       ["PATCH", "/v1/inboxes"],
       ["GET", "/v2/inboxes"],
     ])("answers %s %s with HTTP 404, code invalid_request, naming the method and path", async (method, path) => {
-      const outcome = await rawRequest(server.url, method, path, { headers: { authorization: `Bearer ${project.apiKey}` } });
+      const outcome = await server.request(method, path);
       const error = expectError(outcome, { status: 404, code: "invalid_request", retryable: false });
       expect(error.reason).toContain(method);
       expect(error.reason).toContain(path);
@@ -225,7 +218,7 @@ describe("Errors of the HTTP layer", () => {
   describe("400", () => {
     it("refuses a body that is not JSON with invalid_request", async () => {
       const outcome = await rawRequest(server.url, "POST", "/v1/inboxes", {
-        headers: { authorization: `Bearer ${project.apiKey}`, "content-type": "application/json" },
+        headers: { authorization: `Bearer ${server.apiKey}`, "content-type": "application/json" },
         body: "{nope",
       });
       const error = expectError(outcome, { status: 400, code: "invalid_request", retryable: false });
@@ -239,7 +232,7 @@ describe("Errors of the HTTP layer", () => {
     it("refuses a JSON body over 1 MB with payload_too_large", async () => {
       const body = JSON.stringify({ tag: "big", labels: { filler: "x".repeat(1024 * 1024 + 16) } });
       const outcome = await rawRequest(server.url, "POST", "/v1/inboxes", {
-        headers: { authorization: `Bearer ${project.apiKey}`, "content-type": "application/json" },
+        headers: { authorization: `Bearer ${server.apiKey}`, "content-type": "application/json" },
         body,
       });
       const error = expectError(outcome, { status: 413, code: "payload_too_large", retryable: false });
@@ -250,7 +243,7 @@ describe("Errors of the HTTP layer", () => {
     it("accepts a body just under the limit as far as size goes (then validates it)", async () => {
       const body = JSON.stringify({ tag: "big", labels: { filler: "x".repeat(1000 * 1000) } });
       const outcome = await rawRequest(server.url, "POST", "/v1/inboxes", {
-        headers: { authorization: `Bearer ${project.apiKey}`, "content-type": "application/json" },
+        headers: { authorization: `Bearer ${server.apiKey}`, "content-type": "application/json" },
         body,
       });
       const error = expectError(outcome, { status: 400, code: "invalid_request", retryable: false });

@@ -2,7 +2,6 @@ import { connect } from "node:net";
 import { sql } from "kysely";
 import { newId } from "@mailstop/core";
 import {
-  type TestProject,
   type TestServer,
   TestEventStream,
   createFreshDatabase,
@@ -10,11 +9,9 @@ import {
   describeWithEngines,
   dropDatabase,
   eventually,
-  rawRequest,
   runServerUrl,
   smtpTransport,
-  startTestServer,
-  uniqueTag,
+  useTestServer,
 } from "@mailstop/testkit";
 
 // Servers with short lifetimes, so every way a stream closes happens within a test.
@@ -26,12 +23,6 @@ afterEach(() => {
   for (const stream of opened.splice(0)) stream.close();
 });
 
-async function createInbox(project: TestProject) {
-  const { data, error } = await project.client.POST("/v1/inboxes", { body: { tag: uniqueTag("closing") } });
-  if (error || !data) throw new Error(JSON.stringify(error));
-  return data;
-}
-
 function stream(server: TestServer, path: string, headers: Record<string, string> = {}): TestEventStream {
   const s = new TestEventStream(`${server.url}${path}`, { headers });
   opened.push(s);
@@ -39,20 +30,11 @@ function stream(server: TestServer, path: string, headers: Record<string, string
 }
 
 describe("a stream closed by the server", () => {
-  let server: TestServer;
-  let project: TestProject;
-  beforeAll(async () => {
-    server = await startTestServer({
-      mail: true,
-      env: { MAILSTOP_STREAM_TOKEN_TTL_S: String(TOKEN_TTL_S), MAILSTOP_STREAM_MAX_DURATION_S: String(MAX_DURATION_S) },
-    });
-    project = await server.bootstrap();
-  });
-  afterAll(() => server.stop());
+  const server = useTestServer({ mail: true, env: { MAILSTOP_STREAM_TOKEN_TTL_S: String(TOKEN_TTL_S), MAILSTOP_STREAM_MAX_DURATION_S: String(MAX_DURATION_S) } });
 
   it("gets closed with token_expired when its token expires while it is open", async () => {
-    const inbox = await createInbox(project);
-    const { json } = await rawRequest(server.url, "POST", `/v1/inboxes/${inbox.id}/stream-token`, { headers: { authorization: `Bearer ${project.apiKey}` } });
+    const inbox = await server.createInbox();
+    const { json } = await server.request("POST", `/v1/inboxes/${inbox.id}/stream-token`);
     const s = stream(server, new URL(json.stream_url).pathname + new URL(json.stream_url).search);
     await s.next("open");
     const closed = await s.next("closed", (TOKEN_TTL_S + 2) * 1000);
@@ -63,12 +45,12 @@ describe("a stream closed by the server", () => {
   });
 
   it("gets closed with max_duration, and a real EventSource reconnects after it without a gap or a duplicate", async () => {
-    const inbox = await createInbox(project);
-    const s = stream(server, `/stream/v1/inboxes/${inbox.id}/events`, { authorization: `Bearer ${project.apiKey}` });
+    const inbox = await server.createInbox();
+    const s = stream(server, `/stream/v1/inboxes/${inbox.id}/events`, { authorization: `Bearer ${server.apiKey}` });
     await s.next("open");
     // Mail keeps arriving across the close and the reconnect.
     const sent: string[] = [];
-    const transport = smtpTransport(server.smtp!.receiving, { pool: true });
+    const transport = smtpTransport(server.smtpPort, { pool: true });
     const sendOne = async () => {
       const subject = `n${sent.length}`;
       await transport.sendMail({ from: "a@acme.example", to: inbox.address, subject, text: "x" });
@@ -97,21 +79,15 @@ describe("a stream closed by the server", () => {
 });
 
 describeInProcess("a slow consumer", "it publishes on the server's own bus, and nginx's buffers would stand between the client and the waiter", () => {
-  let server: TestServer;
-  let project: TestProject;
   const HEARTBEAT_S = 1;
-  beforeAll(async () => {
-    server = await startTestServer({ mail: true, env: { MAILSTOP_HEARTBEAT_S: String(HEARTBEAT_S) } });
-    project = await server.bootstrap();
-  });
-  afterAll(() => server.stop());
+  const server = useTestServer({ mail: true, env: { MAILSTOP_HEARTBEAT_S: String(HEARTBEAT_S) } });
 
   it("that stops reading is held back (frames wait in the database), then cut off with slow_consumer", async () => {
-    const inbox = await createInbox(project);
+    const inbox = await server.createInbox();
     // A raw socket that reads the opening, then stops reading altogether.
     const socket = connect(Number(new URL(server.url).port), "127.0.0.1");
     socket.write(
-      `GET /stream/v1/inboxes/${inbox.id}/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${project.apiKey}\r\nAccept: text/event-stream\r\n\r\n`,
+      `GET /stream/v1/inboxes/${inbox.id}/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${server.apiKey}\r\nAccept: text/event-stream\r\n\r\n`,
     );
     let received = "";
     await new Promise<void>((resolve) => {
@@ -136,7 +112,7 @@ describeInProcess("a slow consumer", "it publishes on the server's own bus, and 
         .values(
           ids.slice(i, i + 40).map((id) => ({
             id,
-            project_id: project.projectId,
+            project_id: server.project.projectId,
             inbox_id: inbox.id,
             kind: "received" as const,
             raw_key: `raw/${id}`,
@@ -181,23 +157,17 @@ describeInProcess("a slow consumer", "it publishes on the server's own bus, and 
 });
 
 describeWithEngines("a stream whose read fails", "the test breaks a PostgreSQL database of its own", () => {
-  let server: TestServer;
-  let project: TestProject;
   let database: { name: string; url: string };
   beforeAll(async () => {
     // Its own database, so the table can be broken without touching other tests.
     database = await createFreshDatabase(runServerUrl(), "mailstop_stream_read_failed");
-    server = await startTestServer({ mail: true, databaseUrl: database.url });
-    project = await server.bootstrap();
   });
-  afterAll(async () => {
-    await server.stop();
-    await dropDatabase(runServerUrl(), database.name);
-  });
+  const server = useTestServer(() => ({ mail: true, databaseUrl: database.url }));
+  afterAll(() => dropDatabase(runServerUrl(), database.name));
 
   it("gets an error frame with the envelope, then closed with read_failed", async () => {
-    const inbox = await createInbox(project);
-    const s = stream(server, `/stream/v1/inboxes/${inbox.id}/events`, { authorization: `Bearer ${project.apiKey}` });
+    const inbox = await server.createInbox();
+    const s = stream(server, `/stream/v1/inboxes/${inbox.id}/events`, { authorization: `Bearer ${server.apiKey}` });
     await s.next("open");
     await sql`alter table messages rename to messages_away`.execute(server.db);
     try {
@@ -214,12 +184,12 @@ describeWithEngines("a stream whose read fails", "the test breaks a PostgreSQL d
 });
 
 describeInProcess("shutting down", "it stops its own server (the fleet's SIGTERM is tested in packages/runtime)", () => {
+  const server = useTestServer({ mail: true });
+
   it("ends open streams, so the server stops instead of waiting on them", async () => {
-    const server = await startTestServer({ mail: true });
-    const project = await server.bootstrap();
-    const inbox = await createInbox(project);
+    const inbox = await server.createInbox();
     const controller = new AbortController();
-    const response = await fetch(`${server.url}/stream/v1/inboxes/${inbox.id}/events`, { headers: { authorization: `Bearer ${project.apiKey}` }, signal: controller.signal });
+    const response = await fetch(`${server.url}/stream/v1/inboxes/${inbox.id}/events`, { headers: { authorization: `Bearer ${server.apiKey}` }, signal: controller.signal });
     const body = response.text();
     const stopped = Date.now();
     await server.stop();

@@ -1,57 +1,42 @@
 import { newId, sha256 } from "@mailstop/core";
-import { type TestProject, type TestServer, TestEventStream, eventually, expectError, rawRequest, smtpTransport, startTestServer, uniqueTag } from "@mailstop/testkit";
+import { TestEventStream, eventually, expectError, rawRequest, useTestServer } from "@mailstop/testkit";
 
-let server: TestServer;
-let project: TestProject;
 const SIM_DELAY_MS = 1500;
 const HEARTBEAT_S = 1;
 const open: TestEventStream[] = [];
 
-beforeAll(async () => {
-  server = await startTestServer({ mail: true, env: { MAILSTOP_SIM_DELAY_MS: String(SIM_DELAY_MS), MAILSTOP_HEARTBEAT_S: String(HEARTBEAT_S) } });
-  project = await server.bootstrap();
-});
+const server = useTestServer({ mail: true, env: { MAILSTOP_SIM_DELAY_MS: String(SIM_DELAY_MS), MAILSTOP_HEARTBEAT_S: String(HEARTBEAT_S) } });
 afterEach(() => {
   for (const stream of open.splice(0)) stream.close();
 });
-afterAll(() => server.stop());
-
-async function createInbox(client = project.client, tag = uniqueTag("stream")) {
-  const { data, error } = await client.POST("/v1/inboxes", { body: { tag } });
-  if (error || !data) throw new Error(JSON.stringify(error));
-  return data;
-}
 
 const eventsPath = (inbox: string, query = "") => `/stream/v1/inboxes/${encodeURIComponent(inbox)}/events${query}`;
 
-/** A real EventSource on `path` of `on`, closed after the test. */
-function stream(path: string, options: { key?: string | null; headers?: Record<string, string>; on?: TestServer } = {}): TestEventStream {
-  const key = options.key === undefined ? project.apiKey : options.key;
+/** A real EventSource on `path`, closed after the test. */
+function stream(path: string, options: { key?: string | null; headers?: Record<string, string> } = {}): TestEventStream {
+  const key = options.key === undefined ? server.apiKey : options.key;
   const headers = { ...(key === null ? {} : { authorization: `Bearer ${key}` }), ...options.headers };
-  const opened = new TestEventStream(`${(options.on ?? server).url}${path}`, { headers });
+  const opened = new TestEventStream(`${server.url}${path}`, { headers });
   open.push(opened);
   return opened;
 }
 
-const send = (to: string, subject: string, text = "hello", on = server) =>
-  smtpTransport(on.smtp!.receiving).sendMail({ from: "Acme <noreply@acme.example>", to, subject, text });
+const send = (to: string, subject: string, text = "hello") => server.send({ from: "Acme <noreply@acme.example>", to, subject, text });
 
 const subjects = (s: TestEventStream) => s.framesOf("message").map((frame) => frame.data.subject);
 
-async function mintToken(inbox: string, apiKey = project.apiKey, on = server) {
-  return rawRequest(on.url, "POST", `/v1/inboxes/${encodeURIComponent(inbox)}/stream-token`, { headers: { authorization: `Bearer ${apiKey}` } });
-}
+const mintToken = (inbox: string, apiKey = server.apiKey) => server.request("POST", `/v1/inboxes/${encodeURIComponent(inbox)}/stream-token`, { apiKey });
 
 describe("GET /stream/v1/inboxes/{id}/events", () => {
   it("opens with an open frame, then sends one message frame per arrival with a cursor, the envelope and extractions, no body", async () => {
-    const inbox = await createInbox();
-    const other = await createInbox();
+    const inbox = await server.createInbox();
+    const other = await server.createInbox();
     const s = stream(eventsPath(inbox.id));
     expect((await s.next("open")).data).toEqual({ inbox: inbox.id, resumed_from: null });
 
     await send(other.address, "for the other inbox");
     const subject = `Welcome ${newId("message")}`;
-    await smtpTransport(server.smtp!.receiving).sendMail({
+    await server.send({
       from: "Acme <noreply@acme.example>",
       to: `Pat <${inbox.address}>`,
       subject,
@@ -73,13 +58,13 @@ describe("GET /stream/v1/inboxes/{id}/events", () => {
       links: [expect.objectContaining({ url: "https://acme.example/verify?t=abc", kind: "verify" })],
     });
     // The frame's message is readable at once, and the other inbox's mail never showed up.
-    const { data: message } = await project.client.GET("/v1/messages/{id}", { params: { path: { id: frame.data.id } } });
+    const { data: message } = await server.project.client.GET("/v1/messages/{id}", { params: { path: { id: frame.data.id } } });
     expect(message?.subject).toBe(subject);
     expect(subjects(s)).toEqual([subject]);
   });
 
   it("takes the inbox address in the path", async () => {
-    const inbox = await createInbox();
+    const inbox = await server.createInbox();
     const s = stream(eventsPath(inbox.address));
     expect((await s.next("open")).data.inbox).toBe(inbox.id);
     await send(inbox.address, "by address");
@@ -87,7 +72,7 @@ describe("GET /stream/v1/inboxes/{id}/events", () => {
   });
 
   it("starts a fresh stream with new arrivals only", async () => {
-    const inbox = await createInbox();
+    const inbox = await server.createInbox();
     await send(inbox.address, "stored before");
     await eventually(() => server.db.selectFrom("messages").select("id").where("inbox_id", "=", inbox.id).executeTakeFirst());
     const s = stream(eventsPath(inbox.id));
@@ -98,9 +83,9 @@ describe("GET /stream/v1/inboxes/{id}/events", () => {
   });
 
   it("sends `: ping` heartbeats every MAILSTOP_HEARTBEAT_S", async () => {
-    const inbox = await createInbox();
+    const inbox = await server.createInbox();
     const controller = new AbortController();
-    const response = await fetch(`${server.url}${eventsPath(inbox.id)}`, { headers: { authorization: `Bearer ${project.apiKey}` }, signal: controller.signal });
+    const response = await fetch(`${server.url}${eventsPath(inbox.id)}`, { headers: { authorization: `Bearer ${server.apiKey}` }, signal: controller.signal });
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("text/event-stream; charset=utf-8");
     expect(response.headers.get("cache-control")).toContain("no-cache");
@@ -119,7 +104,7 @@ describe("GET /stream/v1/inboxes/{id}/events", () => {
   });
 
   it("shows a sim.delay message only once it is visible", async () => {
-    const inbox = await createInbox(project.client, `sim.delay.${newId("message").slice(-8)}`);
+    const inbox = await server.createInbox({ tag: `sim.delay.${newId("message").slice(-8)}` });
     const s = stream(eventsPath(inbox.id));
     await s.next("open");
     const sent = Date.now();
@@ -130,7 +115,7 @@ describe("GET /stream/v1/inboxes/{id}/events", () => {
 
   describe("resuming", () => {
     async function streamedThree() {
-      const inbox = await createInbox();
+      const inbox = await server.createInbox();
       const first = stream(eventsPath(inbox.id));
       await first.next("open");
       for (const subject of ["one", "two", "three"]) await send(inbox.address, subject);
@@ -175,7 +160,7 @@ describe("GET /stream/v1/inboxes/{id}/events", () => {
 
     it("leaves out a message erased while away", async () => {
       const { inbox, cursors, ids } = await streamedThree();
-      const { response } = await project.client.DELETE("/v1/messages/{id}", { params: { path: { id: ids[2]! } } });
+      const { response } = await server.project.client.DELETE("/v1/messages/{id}", { params: { path: { id: ids[2]! } } });
       expect(response.status).toBe(200);
       await send(inbox.address, "four");
       const resumed = stream(eventsPath(inbox.id, `?last_event_id=${encodeURIComponent(cursors[0]!)}`));
@@ -188,37 +173,37 @@ describe("GET /stream/v1/inboxes/{id}/events", () => {
 
   describe("authentication", () => {
     it("without a credential is unauthenticated", async () => {
-      const inbox = await createInbox();
+      const inbox = await server.createInbox();
       expectError(await rawRequest(server.url, "GET", eventsPath(inbox.id)), { status: 401, code: "unauthenticated", retryable: false });
       // The same for an inbox that does not exist: nothing is revealed.
       expectError(await rawRequest(server.url, "GET", eventsPath("ibx_01jc0000000000000000000000")), { status: 401, code: "unauthenticated", retryable: false });
     });
 
     it("refuses an unknown key, a key without messages:read, and an unknown inbox, each with its code", async () => {
-      const inbox = await createInbox();
-      const get = (path: string, key: string) => rawRequest(server.url, "GET", path, { headers: { authorization: `Bearer ${key}` } });
+      const inbox = await server.createInbox();
+      const get = (path: string, apiKey: string) => server.request("GET", path, { apiKey });
       expectError(await get(eventsPath(inbox.id), "is_test_unknownunknownunknownunknown"), { status: 401, code: "invalid_api_key", retryable: false });
       const { data: narrow } = await server.admin.POST("/admin/v1/projects/{id}/api-keys", {
-        params: { path: { id: project.projectId } },
+        params: { path: { id: server.project.projectId } },
         body: { scopes: ["inboxes:read"] },
       });
       const error = expectError(await get(eventsPath(inbox.id), narrow!.key), { status: 403, code: "insufficient_scope", retryable: false });
       expect(error.details).toEqual({ required_scope: "messages:read" });
-      expectError(await get(eventsPath("ibx_01jc0000000000000000000000"), project.apiKey), { status: 404, code: "inbox_not_found", retryable: false });
+      expectError(await get(eventsPath("ibx_01jc0000000000000000000000"), server.apiKey), { status: 404, code: "inbox_not_found", retryable: false });
     });
 
     it("gives forbidden with project_region to a key of another region", async () => {
       const eu = await server.bootstrap({ region: "eu" });
-      const outcome = await rawRequest(server.url, "GET", eventsPath("ibx_01jc0000000000000000000000"), { headers: { authorization: `Bearer ${eu.apiKey}` } });
+      const outcome = await server.request("GET", eventsPath("ibx_01jc0000000000000000000000"), { apiKey: eu.apiKey });
       expect(expectError(outcome, { status: 403, code: "forbidden", retryable: false }).details).toEqual({ project_region: "eu" });
     });
 
     it("gives abuse_suspended to a suspended organisation, by key and by token", async () => {
       const other = await server.bootstrap();
-      const inbox = await createInbox(other.client);
+      const inbox = await server.createInbox({}, other);
       const { json: minted } = await mintToken(inbox.id, other.apiKey);
       await server.admin.PATCH("/admin/v1/organisations/{id}", { params: { path: { id: other.organisationId } }, body: { suspended: true } });
-      const byKey = await rawRequest(server.url, "GET", eventsPath(inbox.id), { headers: { authorization: `Bearer ${other.apiKey}` } });
+      const byKey = await server.request("GET", eventsPath(inbox.id), { apiKey: other.apiKey });
       expectError(byKey, { status: 403, code: "abuse_suspended", retryable: false });
       expectError(await rawRequest(server.url, "GET", new URL(minted.stream_url).pathname + new URL(minted.stream_url).search), {
         status: 403,
@@ -231,7 +216,7 @@ describe("GET /stream/v1/inboxes/{id}/events", () => {
 
 describe("POST /v1/inboxes/{id}/stream-token", () => {
   it("returns 201 with the token, its expiry and a stream URL that a plain EventSource opens (no header)", async () => {
-    const inbox = await createInbox();
+    const inbox = await server.createInbox();
     const before = Date.now();
     const { status, json } = await mintToken(inbox.address);
     expect(status).toBe(201);
@@ -248,7 +233,7 @@ describe("POST /v1/inboxes/{id}/stream-token", () => {
   });
 
   it("stores only the token's SHA-256 digest", async () => {
-    const inbox = await createInbox();
+    const inbox = await server.createInbox();
     const { json } = await mintToken(inbox.id);
     const rows = await server.db.selectFrom("stream_tokens").selectAll().where("inbox_id", "=", inbox.id).execute();
     expect(rows).toHaveLength(1);
@@ -258,9 +243,9 @@ describe("POST /v1/inboxes/{id}/stream-token", () => {
 
   it("is refused for an unknown inbox and without messages:read", async () => {
     expectError(await mintToken("ibx_01jc0000000000000000000000"), { status: 404, code: "inbox_not_found", retryable: false });
-    const inbox = await createInbox();
+    const inbox = await server.createInbox();
     const { data: narrow } = await server.admin.POST("/admin/v1/projects/{id}/api-keys", {
-      params: { path: { id: project.projectId } },
+      params: { path: { id: server.project.projectId } },
       body: { scopes: ["inboxes:read"] },
     });
     expectError(await mintToken(inbox.id, narrow!.key), { status: 403, code: "insufficient_scope", retryable: false });
@@ -270,8 +255,8 @@ describe("POST /v1/inboxes/{id}/stream-token", () => {
     const get = (path: string, headers: Record<string, string> = {}) => rawRequest(server.url, "GET", path, { headers });
 
     it("for another inbox, by id or address, is unauthenticated", async () => {
-      const mine = await createInbox();
-      const other = await createInbox();
+      const mine = await server.createInbox();
+      const other = await server.createInbox();
       const { json } = await mintToken(mine.id);
       for (const reference of [other.id, other.address, "ibx_01jc0000000000000000000000"]) {
         expectError(await get(eventsPath(reference, `?token=${json.token}`)), { status: 401, code: "unauthenticated", retryable: false });
@@ -282,21 +267,21 @@ describe("POST /v1/inboxes/{id}/stream-token", () => {
     });
 
     it("expired, unknown, or minted by a key since revoked, is unauthenticated", async () => {
-      const inbox = await createInbox();
+      const inbox = await server.createInbox();
       const { json: expired } = await mintToken(inbox.id);
       await server.db.updateTable("stream_tokens").set({ expires_at: new Date(Date.now() - 1000) }).where("token_hash", "=", sha256(expired.token)).execute();
       expectError(await get(eventsPath(inbox.id, `?token=${expired.token}`)), { status: 401, code: "unauthenticated", retryable: false });
       expectError(await get(eventsPath(inbox.id, "?token=is_stream_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA")), { status: 401, code: "unauthenticated", retryable: false });
       expectError(await get(eventsPath(inbox.id, "?token=garbage")), { status: 401, code: "unauthenticated", retryable: false });
 
-      const { data: key } = await server.admin.POST("/admin/v1/projects/{id}/api-keys", { params: { path: { id: project.projectId } }, body: {} });
+      const { data: key } = await server.admin.POST("/admin/v1/projects/{id}/api-keys", { params: { path: { id: server.project.projectId } }, body: {} });
       const { json: minted } = await mintToken(inbox.id, key!.key);
       await server.admin.DELETE("/admin/v1/api-keys/{id}", { params: { path: { id: key!.id } } });
       expectError(await get(eventsPath(inbox.id, `?token=${minted.token}`)), { status: 401, code: "unauthenticated", retryable: false });
     });
 
     it("loses to a Bearer header sent with it: the header is what is checked", async () => {
-      const inbox = await createInbox();
+      const inbox = await server.createInbox();
       const { json } = await mintToken(inbox.id);
       expectError(await get(eventsPath(inbox.id, `?token=${json.token}`), { authorization: "Bearer is_test_unknownunknownunknownunknown" }), {
         status: 401,
@@ -304,7 +289,7 @@ describe("POST /v1/inboxes/{id}/stream-token", () => {
         retryable: false,
       });
       // A valid header opens the stream of any inbox of its project, whatever the token says.
-      const other = await createInbox();
+      const other = await server.createInbox();
       const s = stream(eventsPath(other.id, `?token=${json.token}`));
       expect((await s.next("open")).data.inbox).toBe(other.id);
     });
