@@ -37,13 +37,15 @@ describeWithEngines("a waiter killed with waits held", "a separate waiter proces
       stdio: "ignore",
     });
     const childUrl = `http://127.0.0.1:${port}`;
-    await eventually(() => fetch(`${childUrl}/health`).then((r) => (r.ok ? true : null), () => null), { timeoutMs: 60_000, what: "the waiter process" });
+    // Ready, not just listening: its database and Redis answer.
+    await eventually(() => fetch(`${childUrl}/ready`).then((r) => (r.ok ? true : null), () => null), { timeoutMs: 60_000, what: "the waiter process" });
 
     const long = { inbox: inbox.id, match: { subject_contains: "never" }, timeout_ms: 120_000 };
     const held = [waitOn(childUrl, project.apiKey, long).catch(() => null), waitOn(childUrl, project.apiKey, long).catch(() => null)];
     await eventually(
       async () => ((await waitOn(server.url, project.apiKey, { ...long, timeout_ms: 10 })).status === 429 ? true : null),
-      { what: "both slots held by the waiter process" },
+      // A freshly started process on a loaded machine takes a while to answer its first waits.
+      { timeoutMs: 60_000, what: "both slots held by the waiter process" },
     );
 
     const exited = once(child, "exit");
