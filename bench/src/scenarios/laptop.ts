@@ -28,7 +28,7 @@ async function cpuSeconds(pid: number): Promise<number> {
 }
 
 /**
- * What a user meets first (issue 14): `pnpm start` on the embedded stand-ins in a fresh data
+ * What a user meets first: `pnpm start` on the embedded stand-ins in a fresh data
  * directory as the README runs it, its start-up to `/health`, its CPU and memory while nothing
  * happens, and `mailstop --help`. Engine settings are blanked (an empty value counts as unset).
  */

@@ -35,8 +35,9 @@ export interface DrillCase {
 
 /**
  * How long a drill waits, after recovery, for every accepted message to be readable: about
- * one and a half grace periods is when the reconciler has requeued everything (docs/decisions.md),
- * plus a minute for the backlog to be parsed on a busy machine.
+ * one and a half grace periods is when the reconciler has requeued everything (docs/decisions.md
+ * "The accept ledger: never lose a 250"), plus a minute for the backlog to be parsed on a busy
+ * machine.
  */
 export const settleMs = (target: Target) => 3 * Math.max(target.graceS, RECONCILE_MIN_AGE_S) * 1000 + 60_000;
 

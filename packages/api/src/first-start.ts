@@ -2,7 +2,7 @@ import type { Config } from "@mailstop/config";
 import { type Db, isEmptyInstallation, withTransactionLock } from "@mailstop/db";
 import { type ProvisionedProject, provisionProject } from "./provisioning/provision-project";
 
-/** The project a first start creates (OPERATOR.md). */
+/** The project a first start creates (docs/operator.md "First start"). */
 export const FIRST_START_PROJECT_KEY = "local";
 
 // One advisory lock id for "first start": two instances starting on one empty database must

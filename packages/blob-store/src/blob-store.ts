@@ -3,8 +3,8 @@ import { MailstopError } from "@mailstop/core";
 
 /**
  * The object store port: raw sources, decoded parts and attachments. Two adapters sit behind
- * it (S3 through minio here; a directory for the embedded target, issue 5), and nothing above
- * it knows which one it has. Every failure of the store itself surfaces as the typed
+ * it (S3 through minio, or a directory on the embedded stand-ins), and nothing above it knows
+ * which one it has. Every failure of the store itself surfaces as the typed
  * `storage_unavailable` error, so callers can answer 451 (SMTP) or 503 (HTTP).
  */
 export interface BlobStore {

@@ -27,7 +27,7 @@ export function createMailstopClient(options: ClientOptions): MailstopClient {
   });
 }
 
-/** A typed client of the operator's admin API (OPERATOR.md). */
+/** A typed client of the operator's admin API (docs/operator.md "The admin API"). */
 export function createAdminClient(options: { baseUrl: string; adminToken?: string; fetch?: typeof fetch }): AdminClient {
   return createClient<AdminPaths>({
     baseUrl: options.baseUrl,

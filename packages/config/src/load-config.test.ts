@@ -12,7 +12,7 @@ function errorLines(env: Record<string, string>): string[] {
 }
 
 describe("loadConfig", () => {
-  it("applies the defaults of OPERATOR.md", () => {
+  it("applies the documented defaults", () => {
     const config = loadConfig({});
     expect(config).toMatchObject({
       host: "127.0.0.1",
@@ -108,7 +108,7 @@ describe("loadConfig", () => {
 });
 
 describe("the configuration reference", () => {
-  it("documents every variable OPERATOR.md names", () => {
+  it("documents every variable an operator sets", () => {
     const reference = renderConfigurationReference();
     for (const name of [
       "MAILSTOP_HTTP_PORT", "MAILSTOP_SMTP_PORT", "MAILSTOP_CAPTURE_PORT", "MAILSTOP_HOST", "MAILSTOP_PUBLIC_URL", "MAILSTOP_SHARED_DOMAIN",

@@ -1,6 +1,6 @@
 import { captureTag } from "./capture";
 
-describe("capture tag (DECISIONS.md)", () => {
+describe("capture tag", () => {
   it.each([
     ["John.Doe+x@Example.com", "capture.example.com.john.doe_2bx"],
     ["alice@staging.acme.io", "capture.staging.acme.io.alice"],

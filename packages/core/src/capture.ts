@@ -14,10 +14,11 @@ function encodeSegment(segment: string): string {
 }
 
 /**
- * The capture relay's tag for a recipient (DECISIONS.md): `capture.<domain>.<local>`, the domain
- * lower-cased and IDNA-encoded with its dots as segments, the local part lower-cased with its
- * dots kept and every other byte outside [a-z0-9-] written as `_xx`. Null when the address
- * cannot make a tag (no `@`, an empty local part or segment, a domain IDNA refuses).
+ * The capture relay's tag for a recipient (docs/inboxes-and-addresses.md "Capture tags"):
+ * `capture.<domain>.<local>`, the domain lower-cased and IDNA-encoded with its dots as
+ * segments, the local part lower-cased with its dots kept and every other byte outside
+ * [a-z0-9-] written as `_xx`. Null when the address cannot make a tag (no `@`, an empty local
+ * part or segment, a domain IDNA refuses).
  *
  * `John.Doe+x@Example.com` → `capture.example.com.john.doe_2bx`
  */

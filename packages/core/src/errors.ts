@@ -1,6 +1,7 @@
 /**
- * The closed set of error codes of SPEC.md, each with its HTTP status and whether a client
- * may retry it unchanged. This table is the only place a code meets a status.
+ * The closed set of error codes (docs/api.md "The error codes"; `ErrorCode` in openapi.yaml),
+ * each with its HTTP status and whether a client may retry it unchanged. This table is the
+ * only place a code meets a status.
  */
 export const ERROR_TABLE = {
   unauthenticated: { status: 401, retryable: false },
@@ -82,7 +83,7 @@ export class MailstopError extends Error {
   }
 }
 
-/** The wire envelope of DECISIONS.md, shared by HTTP responses and stream `error` frames. */
+/** The wire envelope (docs/api.md "Errors"), shared by HTTP responses and stream `error` frames. */
 export interface ErrorEnvelope {
   error: {
     code: ErrorCode;
@@ -111,7 +112,7 @@ export function asMailstopError(thrown: unknown): MailstopError {
   return new MailstopError("internal", "An unexpected error occurred; retry the request.", { cause: thrown });
 }
 
-/** Seconds a client should wait before retrying `domain_not_verified` (SPEC.md: about 60 s). */
+/** Seconds a client should wait before retrying `domain_not_verified` (docs/api.md "The error codes"). */
 export const DOMAIN_VERIFY_RETRY_SECONDS = 60;
 
 /**

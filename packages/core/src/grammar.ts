@@ -1,5 +1,5 @@
 /**
- * The address grammar of SPEC.md and DECISIONS.md: tags, run ids, project keys, labels.
+ * The address grammar (docs/inboxes-and-addresses.md "Addresses"): tags, run ids, project keys, labels.
  * Pure functions: every surface (HTTP, SMTP, CLI) validates with these and nothing else.
  */
 

@@ -9,7 +9,7 @@ describe("ids", () => {
     }
   });
 
-  it("use exactly the prefixes of DECISIONS.md", () => {
+  it("use exactly the documented prefixes", () => {
     expect(Object.values(ID_PREFIXES).sort()).toEqual(["att", "dom", "evt", "ibx", "key", "msg", "org", "prj", "req", "wha", "whk"]);
   });
 

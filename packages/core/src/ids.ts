@@ -1,7 +1,7 @@
 import { randomFillSync } from "node:crypto";
 import { decodeTime, monotonicFactory, ulid } from "ulid";
 
-/** Every id prefix mailstop issues (DECISIONS.md "Ids"): one table, no ad-hoc prefixes. */
+/** Every id prefix mailstop issues (docs/api.md "Ids"): one table, no ad-hoc prefixes. */
 export const ID_PREFIXES = {
   organisation: "org",
   project: "prj",

@@ -1,4 +1,4 @@
-/** The metered events of SPEC.md "Events" 2, counted per project and billing period. */
+/** The metered events, counted per project and billing period (docs/api.md "Rate classes"). */
 export const METRICS = { received: "message.received", captured: "message.captured" } as const;
 export type Metric = (typeof METRICS)[keyof typeof METRICS];
 

@@ -1,4 +1,4 @@
-/** The exact scope set of SPEC.md "Authentication" 3. */
+/** The exact scope set (docs/api.md "Scopes"). */
 export const SCOPES = [
   "inboxes:read",
   "inboxes:write",

@@ -1,6 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 
-/** `test` keys start `is_test_`, `live` keys `is_live_` (SPEC.md "Authentication" 1). */
+/** `test` keys start `is_test_`, `live` keys `is_live_` (docs/api.md "Authentication"). */
 export type KeyEnvironment = "test" | "live";
 
 const KEY_PREFIX: Record<KeyEnvironment, string> = { test: "is_test_", live: "is_live_" };

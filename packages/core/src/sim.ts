@@ -1,10 +1,11 @@
-/** The reserved `sim.*` behaviours of SPEC.md's table. */
+/** The reserved `sim.*` behaviours (docs/inboxes-and-addresses.md, "`sim.*` addresses"). */
 export const SIM_BEHAVIOURS = ["hard-bounce", "soft-bounce", "oversize", "greylist", "delay", "complaint"] as const;
 export type SimBehaviour = (typeof SIM_BEHAVIOURS)[number];
 
 /**
  * The behaviour a tag triggers: `sim.<behaviour>` itself or any child of it
- * (`sim.greylist.run-42`), per DECISIONS.md; null for every other tag.
+ * (`sim.greylist.run-42`), so parallel runs can use addresses of their own; null for every
+ * other tag.
  */
 export function simBehaviourOf(tag: string): SimBehaviour | null {
   if (!tag.startsWith("sim.")) return null;

@@ -1,7 +1,7 @@
 import { FLEET_SERVICES, containerHealthcheck, kubernetesProbeAction } from "./fleet-services";
 
 describe("the fleet table", () => {
-  it("runs each service as `mailstop serve --target <service>` (OPERATOR.md)", () => {
+  it("runs each service as `mailstop serve --target <service>`", () => {
     expect(FLEET_SERVICES.map((s) => s.name)).toEqual(["api", "waiter", "smtp-edge", "parser"]);
     for (const service of FLEET_SERVICES) expect(service.args).toEqual(["serve", "--target", service.name]);
     expect(FLEET_SERVICES.find((s) => s.name === "parser")!.replicas).toBe(2);

@@ -12,7 +12,7 @@ export interface ServicePort {
   /** The port's name in Kubernetes and in `startFleet`'s port assignment. */
   name: "http" | "smtp" | "capture";
   port: number;
-  /** The setting that moves it (OPERATOR.md). */
+  /** The setting that moves it (docs/configuration.md). */
   setting: "MAILSTOP_HTTP_PORT" | "MAILSTOP_SMTP_PORT" | "MAILSTOP_CAPTURE_PORT";
 }
 

@@ -144,7 +144,7 @@ describe("years and split codes introduced by a keyword", () => {
   });
 });
 
-describe("hyphen-split letter codes (issue 13)", () => {
+describe("hyphen-split letter codes", () => {
   it.each([
     ["alone on a line", "Go to tv.example/activate and enter:\n\nWDJB-MJHT\n\nIt expires at 10:56.", "WDJB-MJHT"],
     ["alone on a line between spaces and emphasis", "Your login code:\n  **X7K-2PQ-9ZR**  \nThanks", "X7K-2PQ-9ZR"],
@@ -183,7 +183,7 @@ describe("hyphen-split letter codes (issue 13)", () => {
   });
 });
 
-describe("traps of real mail (issue 13)", () => {
+describe("traps of real mail", () => {
   it.each([
     ["a card brand and its last four digits", "Payment method: Visa – 4242, MASTERCARD-4444, Amex ending 0005, Discover: 1117"],
     ["the version of a user agent's product token", "user agent: Mozilla/5.0 (X11; Linux x86_64; rv:132.0) Gecko/20100101 Firefox/132.0"],

@@ -93,14 +93,14 @@ describe("link kinds", () => {
     expect(kindOf("Unsubscribe and reset your password")).toBe("unsubscribe");
   });
 
-  it("lets a magic link outrank verify but not reset_password or unsubscribe (issue 13)", () => {
+  it("lets a magic link outrank verify but not reset_password or unsubscribe", () => {
     expect(kindOf("magic-link/verify")).toBe("sign_in");
     expect(kindOf("Verify and sign in with your magic link")).toBe("sign_in");
     expect(kindOf("Reset password or use a magic link")).toBe("reset_password");
     expect(kindOf("Unsubscribe from magic link emails")).toBe("unsubscribe");
   });
 
-  it("reads recover before verify and sign-in (issue 13)", () => {
+  it("reads recover before verify and sign-in", () => {
     expect(kindOf("Verify it's you to recover your account")).toBe("reset_password");
     expect(kindOf("Log in to the recovery flow")).toBe("reset_password");
   });

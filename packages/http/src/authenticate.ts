@@ -27,8 +27,9 @@ export function bearerToken(req: Request): string {
 }
 
 /**
- * The checks every credential passes after its key is found, in SPEC.md's order: an expired
- * key, a suspended organisation, a region mismatch, and last the route's scope.
+ * The checks every credential passes after its key is found, in the documented order
+ * (docs/api.md "The order of the checks"): an expired key, a suspended organisation, a region
+ * mismatch, and last the route's scope.
  */
 function authorize(record: ApiKeyRecord, options: AuthOptions): AuthContext {
   if (record.expiresAt !== null && record.expiresAt.getTime() <= (options.now ?? new Date()).getTime()) {

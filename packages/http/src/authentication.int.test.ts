@@ -42,7 +42,7 @@ function admin(method: string, path: string, body?: unknown) {
   });
 }
 
-describe("Authentication (SPEC.md)", () => {
+describe("Authentication (docs/api.md \"Authentication\")", () => {
   describe("401 unauthenticated: no Authorization header, raised before anything else", () => {
     it.each(ROUTES)("$name without a header", async (route) => {
       const error = expectError(await call(route), { status: 401, code: "unauthenticated", retryable: false });

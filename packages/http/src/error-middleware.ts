@@ -22,7 +22,7 @@ function fromDatabase(error: unknown): MailstopError | null {
   return isDatabaseUnreachable(error) ? databaseUnavailable(error) : null;
 }
 
-/** Writes the error envelope of DECISIONS.md; the only place an error becomes a response. */
+/** Writes the error envelope (docs/api.md "Errors"); the only place an error becomes a response. */
 export function errorMiddleware(logger: Logger) {
   return (thrown: unknown, req: Request, res: Response, _next: NextFunction): void => {
     const error = fromBodyParser(thrown) ?? fromDatabase(thrown) ?? asMailstopError(thrown);

@@ -3,8 +3,8 @@ import express from "express";
 
 /**
  * JSON body parsing whose failure (not JSON, over the size limit) is held back until the route
- * has authenticated the caller: SPEC.md raises `unauthenticated` before anything else, so a
- * malformed body without a credential is 401, not 400 or 413. Unknown routes still answer 404.
+ * has authenticated the caller: `unauthenticated` comes before anything else (docs/api.md "The
+ * order of the checks"), so a malformed body without a credential is 401, not 400 or 413. Unknown routes still answer 404.
  */
 export function jsonBody(limit: string) {
   const parse = express.json({ limit });

@@ -1,6 +1,6 @@
 import type { ArrivalEvent } from "./catalog";
 
-/** The pub/sub port (Redis here; in-process for the embedded target, issue 5). */
+/** The pub/sub port: Redis, or in-process on the embedded stand-ins (docs/architecture.md "Ports and adapters"). */
 export interface Bus {
   publishArrival(event: ArrivalEvent): Promise<void>;
   /** Calls `handler` for each arrival in the inbox until the returned function is called. */

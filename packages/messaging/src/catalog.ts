@@ -16,8 +16,10 @@ export interface Delivery {
 }
 
 /**
- * One accepted SMTP transaction. One job per transaction, so a single enqueue decides whether
- * the sender gets 250: there is never a half-queued transaction.
+ * One accepted SMTP transaction. One job per transaction, keyed by its id, so there is never a
+ * half-queued transaction. The job is the fast path to the parser, not what the 250 rests on:
+ * the raw source and the accept ledger's row decide that, and the reconciler requeues the job
+ * from the row when the enqueue was lost (docs/smtp.md "What a `250` means").
  */
 export interface ParseMessageJob {
   /** The idempotency key of everything the transaction produces. */

@@ -1,6 +1,6 @@
 import type { JobName, JobPayloads } from "./catalog";
 
-/** The job queue port (BullMQ on Redis here; in-process for the embedded target, issue 5). */
+/** The job queue port: BullMQ on Redis, or the database's `jobs` table on the embedded stand-ins (docs/architecture.md "Ports and adapters"). */
 export interface JobQueue {
   /**
    * Enqueues a job; resolves only once the queue has it durably. A `jobId` makes the enqueue

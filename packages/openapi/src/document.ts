@@ -20,7 +20,7 @@ export function publicDocument(): OpenApiDocument {
   return publicDoc;
 }
 
-/** The admin API of OPERATOR.md; never published, but validated the same way. */
+/** The operator's admin API (docs/operator.md "The admin API"); never published, but validated the same way. */
 export function adminDocument(): OpenApiDocument {
   adminDoc ??= load("admin.yaml");
   return adminDoc;

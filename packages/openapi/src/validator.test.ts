@@ -44,7 +44,7 @@ describe("request validation derived from the OpenAPI document", () => {
       expect(issues("waitForMessage", { body: { inbox: "a@b.c", preview_chars: 0 } })).toHaveLength(1);
     });
 
-    it("allows only the match fields of SPEC.md, and lists every failure", () => {
+    it("allows only the documented match fields, and lists every failure", () => {
       const found = issues("waitForMessage", { body: { inbox: "a@b.c", match: { subject: "x", correlation_id: "-bad" }, extra: 1 } });
       expect(found).toEqual(
         expect.arrayContaining([

@@ -102,7 +102,7 @@ function issuesOf(errors: ErrorObject[] | null | undefined, location: Validation
   });
 }
 
-/** Throws the `invalid_request` of DECISIONS.md listing every issue. */
+/** Throws `invalid_request` listing every issue (docs/api.md "Validation failures"). */
 export function invalidRequest(issues: ValidationIssue[], reason?: string): never {
   const first = issues[0];
   throw new MailstopError("invalid_request", reason ?? (first ? `${first.in} ${first.path} ${first.message}` : "The request is invalid."), {

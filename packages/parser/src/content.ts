@@ -5,7 +5,7 @@ import libmime from "libmime";
 import { PARSE_LIMITS, type ParseWarning, sortedWarnings } from "./parse-limits";
 import { addressesOf, type AttachmentMeta, type ReadMessage } from "./read-message";
 
-/** The longest correlation id kept; SPEC.md's pattern allows 128 characters. */
+/** The longest correlation id kept: the `correlation_id` match pattern allows 128 characters (docs/messages-and-matching.md "Matching"). */
 const CORRELATION_MAX = 128;
 
 /** A header line's value: unfolded, RFC 2047 words decoded. */

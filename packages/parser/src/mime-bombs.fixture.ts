@@ -1,6 +1,6 @@
 /**
- * MIME bombs, generated rather than kept as files: the sources the black-box drills of issue 12
- * found served as silently empty messages. Each carries `subject` in a readable top-level
+ * MIME bombs, generated rather than kept as files: the sources the black-box drills (the
+ * bad-input drill in drills/) found served as silently empty messages. Each carries `subject` in a readable top-level
  * Subject header (but the oversized-subject bomb, whose subject starts with it) and a From.
  */
 export interface MimeBomb {

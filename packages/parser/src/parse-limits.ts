@@ -1,7 +1,8 @@
 /**
  * What the parser reads of one raw source at most. A message past a limit is still stored:
  * with what was read within the limits, and the limit's name in `parse_warnings`
- * (docs/decisions.md, "Never lose a 250"). The raw source always stays whole.
+ * (docs/messages-and-matching.md "Broken and hostile mail"; why: docs/decisions.md "Parsing
+ * and storing"). The raw source always stays whole.
  */
 export interface ParseLimits {
   /** MIME parts (the root counts); the part past it and everything after it are not read. */

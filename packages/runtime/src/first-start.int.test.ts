@@ -38,7 +38,7 @@ const SMTP = /SMTP capture relay:\s+(\S+):(\d+)\s+user (\S+)\s+password (\S+)/;
 const occurrences = (text: string, needle: string) => text.split(needle).length - 1;
 const authCheck = (server: TestServer, key: string) => rawRequest(server.url, "GET", "/v1/auth/check", { headers: { authorization: `Bearer ${key}` } });
 
-describe("first start of the monolithic target (OPERATOR.md)", () => {
+describe("first start of the monolithic target (docs/operator.md \"First start\")", () => {
   describe("on an empty database without an admin token", () => {
     let url: string;
     let apiKey: string;
@@ -171,7 +171,7 @@ describe("targets", () => {
     for (const target of ["smtp-edge", "parser"] as const) expect(startOrder(target)[0]).toBe("database");
   });
 
-  it("knows the targets of OPERATOR.md and refuses any other", () => {
+  it("knows the documented targets and refuses any other", () => {
     expect([...TARGET_NAMES].sort()).toEqual(["all", "api", "parser", "smtp-edge", "waiter"]);
     for (const target of TARGET_NAMES) expect(isTarget(target)).toBe(true);
     for (const invalid of ["nope", "", "ALL", "http-server", "database", "toString", "__proto__", "constructor"]) {

@@ -8,9 +8,10 @@ const SIM_REFUSALS = { "hard-bounce": REPLY.hardBounce, "soft-bounce": REPLY.sof
 
 /**
  * The receiving edge's decision for one RCPT: an inbox that exists (on the shared domain or a
- * verified domain), or a refusal. `sim.*` tags behave as SPEC.md's table; the refusing ones
- * need no inbox (on a custom domain, a verified one), nor does a refused greylist attempt on
- * the shared domain. Throws the SMTP reply to send.
+ * verified domain), or a refusal, decided in the order of docs/smtp.md "The receiving edge".
+ * `sim.*` tags behave as docs/inboxes-and-addresses.md describes them; the refusing ones need
+ * no inbox (on a custom domain, a verified one), nor does a refused greylist attempt on the
+ * shared domain. Throws the SMTP reply to send.
  */
 export async function resolveReceivingRecipient(deps: SmtpEdgeDeps, recipient: string, sender: string): Promise<AcceptedRecipient> {
   const address = recipient.toLowerCase();

@@ -255,7 +255,7 @@ describe("receiving edge", () => {
       await dialogue.command("EHLO test.example");
       const mail = await dialogue.command(`MAIL FROM:<a@b.test> SIZE=${MAX_BYTES + 1}`);
       dialogue.close();
-      // smtp-server's own refusal (RFC 1870); it carries no enhanced code (see docs/decisions.md).
+      // smtp-server's own refusal (RFC 1870); it carries no enhanced code (docs/decisions.md "Receiving mail over SMTP").
       expect(mail).toEqual({ code: 552, text: `Error: message exceeds fixed maximum message size ${MAX_BYTES}` });
     });
 

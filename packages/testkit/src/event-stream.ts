@@ -9,7 +9,7 @@ export interface StreamFrame {
   id: string;
 }
 
-/** The frame kinds mailstop sends (DECISIONS.md "Event stream"). */
+/** The frame kinds mailstop sends (docs/waits-and-streams.md "Frames"). */
 const KINDS = ["open", "message", "closed", "error"] as const;
 
 /**

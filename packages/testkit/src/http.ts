@@ -20,7 +20,7 @@ export async function rawRequest(
   return { status: response.status, headers: response.headers, json, text };
 }
 
-/** Asserts the error envelope of DECISIONS.md and returns its `error` object. */
+/** Asserts the error envelope (docs/api.md "Errors") and returns its `error` object. */
 export function expectError(
   outcome: { status: number; json: any },
   expected: { status: number; code: string; retryable: boolean },

@@ -4,7 +4,7 @@ import type { Db } from "@mailstop/db";
 
 /**
  * Files `count` received message rows straight into an inbox, for tests of what happens to an
- * inbox's messages (deletion counts, reuse) before the SMTP path writes them (issue 3).
+ * inbox's messages (deletion counts, reuse) without sending mail through SMTP and the parser.
  */
 export async function insertMessageRows(db: Db, inbox: { id: string; address: string }, projectId: string, count: number): Promise<string[]> {
   const now = Date.now();

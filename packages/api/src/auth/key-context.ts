@@ -6,7 +6,7 @@ import type { PublicComponents } from "@mailstop/openapi";
 
 export type AuthCheckView = PublicComponents["schemas"]["AuthCheck"];
 
-/** The key context of SPEC.md, returned by the auth check and by fixtures. */
+/** The key context (schema `AuthCheck`; docs/api.md "Checking a key before a run"), returned by the auth check and by fixtures. */
 export function keyContextView(auth: AuthContext, config: Config): AuthCheckView {
   return {
     status: "authenticated",

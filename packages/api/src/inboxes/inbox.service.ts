@@ -31,8 +31,8 @@ export interface InboxRequest {
   retentionSeconds: number | undefined;
   /**
    * The request field the tag comes from, when the address's local part must fit SMTP's 64
-   * octets (create and for-run). Fixtures keep SPEC.md's own limits (a run id of up to 96
-   * characters), so theirs is not checked.
+   * octets (create and for-run). Fixtures keep their own limits (a run id of up to 96
+   * characters; docs/inboxes-and-addresses.md "Fixtures"), so theirs is not checked.
    */
   localPartFrom?: string;
 }

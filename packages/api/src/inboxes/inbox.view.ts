@@ -3,7 +3,7 @@ import type { PublicComponents } from "@mailstop/openapi";
 
 export type InboxView = PublicComponents["schemas"]["Inbox"];
 
-/** The inbox view of DECISIONS.md. `expires_at` is always null: inboxes live until deleted. */
+/** The inbox view (schema `Inbox`). `expires_at` is always null: inboxes live until deleted (docs/inboxes-and-addresses.md). */
 export function toInboxView(inbox: Inbox): InboxView {
   return {
     id: inbox.id,

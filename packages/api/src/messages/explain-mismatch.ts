@@ -12,8 +12,8 @@ const has = (haystack: string, needle: string) => haystack.toLowerCase().include
 const addressText = (entry: { address: string; name: string | null }) => [entry.name, `<${entry.address}>`].filter(Boolean).join(" ");
 
 /**
- * Which predicate of `match` a stored message fails, for the timeout `hint` (DECISIONS.md:
- * name the failing predicate and the nearest value seen). It mirrors the SQL of the match only
+ * Which predicate of `match` a stored message fails, for the timeout `hint`, which names the
+ * failing predicate and the nearest value seen (docs/waits-and-streams.md "The timeout"). It mirrors the SQL of the match only
  * to explain; whether a message matches is always decided by the database.
  */
 export function explainMismatch(message: MessageRecord, match: MessageMatch): Mismatch | null {

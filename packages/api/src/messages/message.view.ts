@@ -58,7 +58,7 @@ export interface ViewOptions {
   blobs: BlobStore | null;
 }
 
-/** The message view of DECISIONS.md. */
+/** The message view (schema `MessageView`; docs/messages-and-matching.md "The message view"). */
 export async function toMessageView(record: MessageRecord, options: ViewOptions): Promise<MessageView> {
   const url = (format: BodyFormat) => `${options.origin}/v1/messages/${record.id}/body?format=${format}`;
 

@@ -3,7 +3,7 @@ import { type MailstopError, toEnvelope } from "@mailstop/core";
 import type { Logger } from "@mailstop/logging";
 import { type Beating, type HeartbeatClock, heartbeatClock } from "./heartbeat-clock";
 
-/** Why the server ends a stream (SPEC.md "Event stream connection"); clients reconnect on each. */
+/** Why the server ends a stream (docs/waits-and-streams.md "Why a stream closes"); clients reconnect on each. */
 export type ClosedReason = "token_expired" | "max_duration" | "slow_consumer" | "read_failed";
 
 export interface SseOptions {

@@ -27,8 +27,8 @@ async function show(outcome: Promise<Outcome>, json: boolean, human: (data: any)
 }
 
 /**
- * `mailstop admin …`: one subcommand per admin route of OPERATOR.md, talking to
- * MAILSTOP_PUBLIC_URL with MAILSTOP_ADMIN_TOKEN.
+ * `mailstop admin …`: one subcommand per admin route (docs/operator.md "The admin API"),
+ * talking to MAILSTOP_PUBLIC_URL with MAILSTOP_ADMIN_TOKEN.
  */
 export function adminCommand(loadConfig: () => Config): Command {
   const client = (): AdminClient => {

@@ -42,7 +42,7 @@ export interface MessageRecord extends Omit<ParsedContent, "attachments"> {
   attachments: AttachmentRecord[];
 }
 
-/** The match fields of SPEC.md's wait and list filters; absent ones do not constrain. */
+/** The match fields of the wait and list filters (docs/messages-and-matching.md "Matching"); absent ones do not constrain. */
 export interface MessageFilter {
   /** One message by id (the wait checks one arrival at a time). */
   id?: string;
@@ -61,7 +61,7 @@ export interface MessageFilter {
 
 type MessageScope = ExpressionBuilder<Database & { m: Database["messages"] }, "m">;
 
-/** Case-insensitive substring test (DECISIONS.md "Matching"); strpos needs no LIKE escaping. */
+/** Case-insensitive substring test (docs/messages-and-matching.md "Matching"); strpos needs no LIKE escaping. */
 const contains = (haystack: ReturnType<typeof sql>, needle: string) => sql<boolean>`strpos(lower(${haystack}), lower(${needle})) > 0`;
 
 /** One SQL condition per present filter, ANDed. */

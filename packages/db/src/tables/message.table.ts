@@ -51,7 +51,7 @@ export interface MessagesTable {
   codes: ColumnType<string[], string[] | undefined, string[]>;
   links: Json<MessageLink[]>;
   parse_error: string | null;
-  /** What the parser could not read of this message (DECISIONS-style names in docs/decisions.md): `truncated_parts`, `header_too_large`, `unparseable`, … */
+  /** What the parser could not read of this message (the names of docs/messages-and-matching.md "Broken and hostile mail"): `truncated_parts`, `header_too_large`, `unparseable`, … */
   parse_warnings: ColumnType<string[], string[] | undefined, string[]>;
   complaint: Generated<boolean>;
   received_at: Date;

@@ -24,7 +24,7 @@ async function bootstrap(body: Record<string, unknown> = { project_key: uniquePr
   return outcome.json;
 }
 
-/** Every admin route of OPERATOR.md, with a body that would otherwise be valid. */
+/** Every admin route (packages/openapi/openapi/admin.yaml), with a body that would otherwise be valid. */
 const ADMIN_ROUTES: ReadonlyArray<[method: string, path: string, body: unknown]> = [
   ["POST", "/admin/v1/bootstrap", {}],
   ["POST", "/admin/v1/organisations", { name: "acme" }],
@@ -37,7 +37,7 @@ const ADMIN_ROUTES: ReadonlyArray<[method: string, path: string, body: unknown]>
   ["POST", "/admin/v1/blocked-recipients", { address: "someone@example.com" }],
 ];
 
-describe("Admin API (OPERATOR.md)", () => {
+describe("Admin API", () => {
   describe("404 when MAILSTOP_ADMIN_TOKEN is unset", () => {
     const disabled = useTestServer({ env: { MAILSTOP_ADMIN_TOKEN: "" }, project: false });
 

@@ -7,7 +7,7 @@ const check = (query = "", apiKey = server.apiKey) => server.request("GET", `/v1
 
 describe("GET /v1/auth/check", () => {
   describe("200", () => {
-    it("returns exactly the key context of DECISIONS.md for a test key", async () => {
+    it("returns exactly the documented key context for a test key", async () => {
       const { status, json, headers } = await check();
       expect(status).toBe(200);
       expect(headers.get("content-type")).toMatch(/^application\/json/);

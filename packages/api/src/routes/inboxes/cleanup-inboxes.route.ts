@@ -3,7 +3,7 @@ import { invalidRequest } from "@mailstop/openapi";
 import { type ApiDeps, publicRoute } from "../../deps";
 import { inboxFilterFrom } from "../../inboxes/inbox-filter";
 
-/** SPEC.md: at most 200 inboxes per call; clients repeat until `inboxes_deleted` is 0. */
+/** At most 200 inboxes per call; clients repeat until `inboxes_deleted` is 0 (docs/inboxes-and-addresses.md "Deleting inboxes"). */
 export const CLEANUP_BATCH = 200;
 
 /** POST /v1/inboxes/cleanup: deletes matching inboxes and their messages; a selector is required. */

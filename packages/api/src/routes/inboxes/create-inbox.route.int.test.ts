@@ -8,7 +8,7 @@ const create = (body: unknown, apiKey = server.apiKey) => server.request("POST",
 
 describe("POST /v1/inboxes", () => {
   describe("201", () => {
-    it("returns the inbox view of DECISIONS.md on the shared domain, tag lower-cased", async () => {
+    it("returns the inbox view on the shared domain, tag lower-cased", async () => {
       const { status, json } = await create({ tag: "Signup.Run-1", labels: { suite: "auth" } });
       expect(status).toBe(201);
       expect(json).toEqual({

@@ -15,7 +15,7 @@ const deliver = async (inbox: { id: string; address: string }, mail: { subject: 
 
 describe("GET /v1/messages/{id}", () => {
   describe("200", () => {
-    it("returns the message view of DECISIONS.md with the text slice", async () => {
+    it("returns the documented message view with the text slice", async () => {
       const inbox = await createInbox();
       const subject = `View ${newId("message")}`;
       const id = await deliver(inbox, {

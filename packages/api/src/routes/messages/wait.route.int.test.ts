@@ -90,7 +90,7 @@ describe("POST /v1/messages/wait", () => {
       transport.close();
       const sorted = [...latencies].sort((a, b) => a - b);
       const percentile = (p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-      // A report, not a timed assertion: the targets live in the benchmark (issue 6).
+      // A report, not a timed assertion: the targets live in the benchmark (docs/performance.md).
       console.log(`final 250 -> wait response over ${sorted.length} sends: median ${percentile(50).toFixed(1)} ms, p99 ${percentile(99).toFixed(1)} ms`);
       expect(latencies).toHaveLength(200);
     }, 120_000);

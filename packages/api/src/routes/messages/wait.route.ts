@@ -44,7 +44,8 @@ export const waitRoute = ({ db, config, logger, blobs, bus, slots, shutdown }: W
     const startedAt = Date.now();
     const inbox = await requireInbox(db, auth.project.id, body.inbox);
     const filter = { ...messageFilterFrom(body.match ?? {}), inboxId: inbox.id };
-    // The 402 rule for waits (usage allowances) plugs in here; its issue is not filed yet.
+    // Usage allowances (402 `quota_exceeded`, not built yet: docs/api.md "Rate classes") would
+    // refuse a wait here, before it takes a concurrency slot.
     const slot = await slots.acquire(auth.project.id, auth.project.maxConcurrentWaits);
     if (slot === null) {
       throw new MailstopError("concurrency_limit", `This project already has ${auth.project.maxConcurrentWaits} blocking waits in flight.`, {

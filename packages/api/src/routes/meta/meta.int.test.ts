@@ -6,11 +6,11 @@ const REQUEST_ID = /^req_[0-9a-z]{26}$/;
 const server = useTestServer();
 
 /**
- * Every route SPEC.md's Endpoints section names with a method and a path, with the scope and
- * rate-limit class it gives. Scope `"meta"`: no credential; `null`: a key but no scope;
- * `"unspecified"`: a key, but SPEC.md names no scope. A class of `undefined`: SPEC.md names none.
+ * Routes with the scope and rate class the documentation gives them (docs/api.md "Scopes" and
+ * "Rate classes"). Scope `"meta"`: no credential; `null`: a key but no scope; `"unspecified"`:
+ * a key, with only the presence of an `x-scope` checked. A class of `undefined`: not checked.
  */
-const SPEC_ROUTES: ReadonlyArray<[method: string, path: string, scope: string | null, rateClass: string | undefined]> = [
+const DOCUMENTED_ROUTES: ReadonlyArray<[method: string, path: string, scope: string | null, rateClass: string | undefined]> = [
   ["get", "/health", "meta", undefined],
   ["get", "/openapi.json", "meta", undefined],
   ["get", "/docs", "meta", undefined],
@@ -33,7 +33,7 @@ const SPEC_ROUTES: ReadonlyArray<[method: string, path: string, scope: string | 
   ["get", "/stream/v1/inboxes/{id}/events", "messages:read", undefined],
   ["get", "/v1/usage", "usage:read", "read"],
   ["post", "/v1/domains", "domains:write", "write"],
-  // Named by SPEC.md with a method but no further detail.
+  // Only checked to be declared, with a key and some scope.
   ["get", "/v1/domains", "unspecified", undefined],
   ["post", "/v1/domains/{id}/verify", "unspecified", undefined],
   ["get", "/v1/webhooks", "unspecified", undefined],
@@ -110,7 +110,7 @@ describe("GET /openapi.json", () => {
     expect(served.info.version).toBe("0.1.0");
   });
 
-  it.each(SPEC_ROUTES)("declares %s %s with SPEC.md's scope and rate class", (method, path, scope, rateClass) => {
+  it.each(DOCUMENTED_ROUTES)("declares %s %s with the documented scope and rate class", (method, path, scope, rateClass) => {
     const operation = served.paths?.[path]?.[method];
     expect(operation).toBeDefined();
     expect(typeof operation.operationId).toBe("string");
@@ -173,7 +173,7 @@ describe("GET /docs/ and GET /", () => {
 });
 
 describe("GET /.well-known/service-abuse", () => {
-  it("has every field of SPEC.md's abuse document, asserting no outbound delivery", async () => {
+  it("has every field of the abuse document, asserting no outbound delivery", async () => {
     const { status, json } = await rawRequest(server.url, "GET", "/.well-known/service-abuse");
     expect(status).toBe(200);
     expect(Object.keys(json).sort()).toEqual(["brand", "contact", "controls", "outbound_delivery", "receiving", "region", "service", "takedown"]);

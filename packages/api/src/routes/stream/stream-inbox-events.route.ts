@@ -16,9 +16,10 @@ type StreamMessageData = PublicComponents["schemas"]["StreamMessageData"];
 const PAGE_SIZE = 100;
 
 /**
- * The `closed` reason of a stream ended because its waiter shuts down. The spec's four
- * reasons are a closed set; "the server ends this connection now; reconnect" is what
- * `max_duration` already tells a client (docs/decisions.md, issue 12).
+ * The `closed` reason of a stream ended because its waiter shuts down. The four reasons are
+ * a closed set; "the server ends this connection now; reconnect" is what `max_duration`
+ * already tells a client (docs/decisions.md "The event stream"; docs/waits-and-streams.md
+ * "Why a stream closes, and what to do").
  */
 const SHUTDOWN_REASON: ClosedReason = "max_duration";
 
@@ -65,7 +66,8 @@ export const streamInboxEventsRoute = ({ db, config, logger, bus, shutdown }: Wa
   });
   return streamRoute("streamInboxEvents", async ({ auth, params, query, req, res, requestId }) => {
     const inbox = await streamedInbox(db, auth, params.id);
-    // The 402 rule for streams (usage allowances) plugs in here, as for waits; its issue is not filed yet.
+    // Usage allowances (402 `quota_exceeded`, not built yet: docs/api.md "Rate classes") would
+    // refuse a stream here, before it holds anything, as for waits.
     const projectId = auth.project.id;
     const resumeAfter = resumePoint(req, query);
     const sse = new SseResponse(res, { requestId, heartbeatMs: config.stream.heartbeatSeconds * 1000, logger });
