@@ -10,7 +10,7 @@ describe("ids", () => {
   });
 
   it("use exactly the documented prefixes", () => {
-    expect(Object.values(ID_PREFIXES).sort()).toEqual(["att", "dom", "evt", "ibx", "key", "msg", "org", "prj", "req", "wha", "whk"]);
+    expect(Object.values(ID_PREFIXES).sort()).toEqual(["att", "dom", "evt", "ibx", "key", "msg", "org", "prj", "req", "wha", "whe", "whk"]);
   });
 
   it("sort in creation order, also within one millisecond", () => {

@@ -12,6 +12,7 @@ export const ID_PREFIXES = {
   domain: "dom",
   webhook: "whk",
   webhookAttempt: "wha",
+  webhookEvent: "whe",
   auditEvent: "evt",
   request: "req",
 } as const;

@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "kysely";
@@ -26,6 +26,9 @@ describe("the embedded database's pre-built template", () => {
   beforeAll(async () => {
     root = await mkdtemp(join(tmpdir(), "mailstop-template-"));
     templateDir = join(root, "cache");
+    // A template of an earlier schema, which the build removes.
+    await mkdir(templateDir);
+    await writeFile(join(templateDir, "pglite-template-0123456789abcdef.tar.gz"), "stale");
     await buildEmbeddedTemplate(templateDir);
   }, 60_000);
 
@@ -34,7 +37,7 @@ describe("the embedded database's pre-built template", () => {
     await rm(root, { recursive: true, force: true });
   });
 
-  it("is built once, under a name keyed by the PGlite version and the migrations, with no partial file left", async () => {
+  it("is built once, under a name keyed by the PGlite version and the migrations, with no partial file and no earlier template left", async () => {
     expect(await buildEmbeddedTemplate(templateDir)).toEqual({ path: embeddedTemplatePath(templateDir), built: false });
     expect(await readdir(templateDir)).toEqual([embeddedTemplatePath(templateDir).split("/").pop()]);
   });

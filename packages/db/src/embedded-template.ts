@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { Kysely } from "kysely";
 import { MIGRATIONS } from "./migrations";
@@ -64,6 +64,10 @@ export async function buildEmbeddedTemplate(templateDir: string = DEFAULT_TEMPLA
     const partial = `${path}.${process.pid}.partial`;
     writeFileSync(partial, tarball);
     renameSync(partial, path);
+    // Templates of earlier schemas are never read again.
+    for (const file of readdirSync(dirname(path))) {
+      if (file.startsWith("pglite-template-") && join(dirname(path), file) !== path) rmSync(join(dirname(path), file), { force: true });
+    }
     return { path, built: true };
   } finally {
     await db.destroy();

@@ -15,3 +15,4 @@ export * from "./repositories/stream-token.repository";
 export * from "./repositories/job.repository";
 export * from "./repositories/ledger.repository";
 export { buildEmbeddedTemplate, embeddedTemplatePath } from "./embedded-template";
+export * from "./repositories/webhook.repository";

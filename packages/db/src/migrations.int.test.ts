@@ -15,6 +15,9 @@ const TABLES = [
   "messages",
   "attachments",
   "usage_counters",
+  "webhooks",
+  "webhook_deliveries",
+  "webhook_attempts",
 ];
 
 const serverUrl = runServerUrl();

@@ -8,6 +8,7 @@ import * as createJobs from "./2026_11_23_000100_create_jobs";
 import * as bodiesInRows from "./2026_11_23_000200_bodies_in_rows";
 import * as createAcceptedTransactions from "./2026_11_24_000100_create_accepted_transactions";
 import * as domainChecks from "./2026_11_25_000100_domain_checks";
+import * as createWebhooks from "./2026_11_25_000200_create_webhooks";
 
 /**
  * Every migration, in order. A static index (not a folder scan) so bundlers and the
@@ -23,4 +24,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   "2026_11_23_000200_bodies_in_rows": bodiesInRows,
   "2026_11_24_000100_create_accepted_transactions": createAcceptedTransactions,
   "2026_11_25_000100_domain_checks": domainChecks,
+  "2026_11_25_000200_create_webhooks": createWebhooks,
 };

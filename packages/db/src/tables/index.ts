@@ -2,6 +2,7 @@ import type { JobsTable } from "./job.table";
 import type { AcceptedTransactionsTable } from "./ledger.table";
 import type { DomainsTable, InboxesTable } from "./inbox.table";
 import type { AttachmentsTable, BlobDeletionsTable, MessagesTable, StreamTokensTable, UsageCountersTable } from "./message.table";
+import type { WebhookAttemptsTable, WebhookDeliveriesTable, WebhooksTable } from "./webhook.table";
 import type { ApiKeysTable, BlockedRecipientsTable, OrganisationsTable, ProjectsTable, SmtpCredentialsTable } from "./tenancy.table";
 
 /** The schema as kysely sees it; one entry per table the migrations create. */
@@ -20,6 +21,9 @@ export interface Database {
   stream_tokens: StreamTokensTable;
   jobs: JobsTable;
   accepted_transactions: AcceptedTransactionsTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
 }
 
 export type { Labels } from "./inbox.table";

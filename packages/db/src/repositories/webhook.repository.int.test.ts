@@ -1,0 +1,155 @@
+import { newId } from "@mailstop/core";
+import { createFreshDatabase, dropDatabase, runServerUrl } from "@mailstop/testkit";
+import { type Db, createDatabase, migrateToLatest } from "../index";
+import { insertOrganisation, insertProject } from "./tenancy.repository";
+import {
+  type AttemptRecord,
+  type ClaimedDelivery,
+  claimDelivery,
+  dueDeliveries,
+  findWebhook,
+  insertWebhook,
+  listWebhookAttempts,
+  raiseWebhookEvent,
+  recordAttempt,
+  rotateWebhookSecret,
+  updateWebhook,
+} from "./webhook.repository";
+
+const serverUrl = runServerUrl();
+let database: { name: string; url: string };
+let db: Db;
+let projectId: string;
+let otherProjectId: string;
+
+beforeAll(async () => {
+  database = await createFreshDatabase(serverUrl, "mailstop_webhooks");
+  db = createDatabase(database.url, { maxConnections: 4 });
+  await migrateToLatest(db);
+  const organisation = await insertOrganisation(db, { id: newId("organisation"), name: "hooks" });
+  [projectId, otherProjectId] = [newId("project"), newId("project")];
+  await insertProject(db, { id: projectId, organisationId: organisation.id, key: "hooks", region: "us" });
+  await insertProject(db, { id: otherProjectId, organisationId: organisation.id, key: "other", region: "us" });
+});
+afterAll(async () => {
+  await db.destroy();
+  await dropDatabase(serverUrl, database.name);
+});
+
+const endpoint = (events: Parameters<typeof insertWebhook>[1]["events"], owner = projectId) =>
+  insertWebhook(db, { id: newId("webhook"), projectId: owner, url: "http://127.0.0.1:1/hook", events, description: null, secretSealed: "sealed-1" });
+
+const attempt = (n: number, ok: boolean, next: Date | null): AttemptRecord => ({
+  id: newId("webhookAttempt"),
+  attempt: n,
+  ok,
+  responseStatus: ok ? 200 : 500,
+  responseBody: ok ? "ok" : "down",
+  error: ok ? null : "http_500",
+  durationMs: 3,
+  attemptedAt: new Date(),
+  nextAttemptAt: next,
+});
+
+async function claimed(eventId: string, webhookId: string): Promise<ClaimedDelivery> {
+  const delivery = await claimDelivery(db, { eventId, webhookId }, 30_000);
+  if (delivery === null) throw new Error(`delivery ${eventId} to ${webhookId} was not claimable`);
+  return delivery;
+}
+
+describe("raiseWebhookEvent (the outbox)", () => {
+  it("records one delivery per enabled endpoint of the project subscribed to the type, once however often it is raised", async () => {
+    const subscribed = await endpoint(["domain.verified"]);
+    await endpoint(["message.received"]);
+    const disabled = await endpoint(["domain.verified"]);
+    await updateWebhook(db, projectId, disabled.id, { enabled: false });
+    const foreign = await endpoint(["domain.verified"], otherProjectId);
+
+    const event = { projectId, eventId: newId("webhookEvent"), type: "domain.verified" as const, body: "{}" };
+    expect(await raiseWebhookEvent(db, event)).toEqual([{ eventId: event.eventId, webhookId: subscribed.id }]);
+    expect(await raiseWebhookEvent(db, event)).toEqual([]);
+    expect((await dueDeliveries(db, 100)).filter((d) => d.eventId === event.eventId)).toEqual([{ eventId: event.eventId, webhookId: subscribed.id }]);
+    expect((await dueDeliveries(db, 100)).some((d) => d.webhookId === foreign.id)).toBe(false);
+  });
+
+  it("rolls back with the transaction that raised it", async () => {
+    const hook = await endpoint(["domain.verified"]);
+    const eventId = newId("webhookEvent");
+    await expect(
+      db.transaction().execute(async (trx) => {
+        await raiseWebhookEvent(trx, { projectId, eventId, type: "domain.verified", body: "{}" });
+        throw new Error("the change failed");
+      }),
+    ).rejects.toThrow("the change failed");
+    expect(await claimDelivery(db, { eventId, webhookId: hook.id }, 30_000)).toBeNull();
+  });
+
+  it("a test event goes to the one endpoint named, subscribed or not", async () => {
+    const hook = await endpoint(["message.received"]);
+    const eventId = newId("webhookEvent");
+    expect(await raiseWebhookEvent(db, { projectId, eventId, type: "webhook.test", body: "{}", onlyWebhookId: hook.id })).toEqual([{ eventId, webhookId: hook.id }]);
+  });
+});
+
+describe("claimDelivery and recordAttempt", () => {
+  it("a claimed delivery is not claimed again until its attempt is recorded; a failure reschedules it, a success ends it", async () => {
+    const hook = await endpoint(["domain.verified"]);
+    const eventId = newId("webhookEvent");
+    await raiseWebhookEvent(db, { projectId, eventId, type: "domain.verified", body: "{}" });
+    const first = await claimed(eventId, hook.id);
+    expect(first).toMatchObject({ eventId, eventType: "domain.verified", body: "{}", attempts: 0, webhook: { id: hook.id } });
+    expect(await claimDelivery(db, { eventId, webhookId: hook.id }, 30_000)).toBeNull();
+
+    await recordAttempt(db, first, "signed body", attempt(1, false, new Date(Date.now() - 1)), 10);
+    const second = await claimed(eventId, hook.id);
+    expect(second).toMatchObject({ attempts: 1, body: "signed body" });
+    await recordAttempt(db, second, "signed body", attempt(2, true, null), 10);
+    expect(await claimDelivery(db, { eventId, webhookId: hook.id }, 30_000)).toBeNull();
+
+    const log = await listWebhookAttempts(db, projectId, hook.id, { beforeId: null, limit: 10 });
+    expect(log.map((row) => [row.attempt, row.status, row.response_status])).toEqual([
+      [2, "succeeded", 200],
+      [1, "failed", 500],
+    ]);
+    expect(await listWebhookAttempts(db, otherProjectId, hook.id, { beforeId: null, limit: 10 })).toEqual([]);
+  });
+
+  it("a retry not yet due is not claimable", async () => {
+    const hook = await endpoint(["domain.verified"]);
+    const eventId = newId("webhookEvent");
+    await raiseWebhookEvent(db, { projectId, eventId, type: "domain.verified", body: "{}" });
+    await recordAttempt(db, await claimed(eventId, hook.id), "{}", attempt(1, false, new Date(Date.now() + 60_000)), 10);
+    expect(await claimDelivery(db, { eventId, webhookId: hook.id }, 30_000)).toBeNull();
+  });
+
+  it("disables the endpoint after `disableAfter` events in a row spent their attempts; a success in between resets the streak", async () => {
+    const hook = await endpoint(["domain.verified"]);
+    const exhaust = async () => {
+      const eventId = newId("webhookEvent");
+      await raiseWebhookEvent(db, { projectId, eventId, type: "domain.verified", body: "{}", onlyWebhookId: hook.id });
+      await recordAttempt(db, await claimed(eventId, hook.id), "{}", attempt(1, false, null), 2);
+    };
+    await exhaust();
+    const eventId = newId("webhookEvent");
+    await raiseWebhookEvent(db, { projectId, eventId, type: "domain.verified", body: "{}", onlyWebhookId: hook.id });
+    await recordAttempt(db, await claimed(eventId, hook.id), "{}", attempt(1, true, null), 2);
+    await exhaust();
+    expect(await findWebhook(db, projectId, hook.id)).toMatchObject({ enabled: true, disabledReason: null });
+    await exhaust();
+    expect(await findWebhook(db, projectId, hook.id)).toMatchObject({ enabled: false, disabledReason: "failing" });
+
+    expect(await updateWebhook(db, projectId, hook.id, { enabled: true })).toMatchObject({ enabled: true, disabledReason: null });
+    await exhaust();
+    expect(await findWebhook(db, projectId, hook.id)).toMatchObject({ enabled: true });
+  });
+});
+
+describe("rotateWebhookSecret", () => {
+  it("keeps the old secret beside the new one until the overlap ends; another project's endpoint is untouched", async () => {
+    const hook = await endpoint(["domain.verified"]);
+    const until = new Date(Date.now() + 86_400_000);
+    expect(await rotateWebhookSecret(db, otherProjectId, hook.id, "sealed-2", until)).toBeNull();
+    const rotated = await rotateWebhookSecret(db, projectId, hook.id, "sealed-2", until);
+    expect(rotated).toMatchObject({ secretSealed: "sealed-2", previousSecretSealed: "sealed-1", previousSecretUntil: until });
+  });
+});

@@ -1,0 +1,260 @@
+import { type Selectable, sql } from "kysely";
+import type { Db } from "../database";
+import { inTransaction } from "../database";
+import type { WebhookAttemptsTable, WebhookDeliveriesTable, WebhookEventType, WebhooksTable } from "../tables/webhook.table";
+
+export type { WebhookEventType } from "../tables/webhook.table";
+
+export interface Webhook {
+  id: string;
+  projectId: string;
+  url: string;
+  events: WebhookEventType[];
+  description: string | null;
+  enabled: boolean;
+  disabledReason: string | null;
+  secretSealed: string;
+  /** The secret before the last rotation, still signing until `previousSecretUntil`. */
+  previousSecretSealed: string | null;
+  previousSecretUntil: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+function toWebhook(row: Selectable<WebhooksTable>): Webhook {
+  return {
+    id: row.id,
+    projectId: row.project_id,
+    url: row.url,
+    events: row.events,
+    description: row.description,
+    enabled: row.enabled,
+    disabledReason: row.disabled_reason,
+    secretSealed: row.secret_sealed,
+    previousSecretSealed: row.previous_secret_sealed,
+    previousSecretUntil: row.previous_secret_until,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+export async function insertWebhook(
+  db: Db,
+  input: { id: string; projectId: string; url: string; events: WebhookEventType[]; description: string | null; secretSealed: string },
+): Promise<Webhook> {
+  const row = await db
+    .insertInto("webhooks")
+    .values({ id: input.id, project_id: input.projectId, url: input.url, events: input.events, description: input.description, secret_sealed: input.secretSealed })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return toWebhook(row);
+}
+
+/** The project's endpoint with that id; another project's is invisible. */
+export async function findWebhook(db: Db, projectId: string, id: string): Promise<Webhook | null> {
+  const row = await db.selectFrom("webhooks").selectAll().where("project_id", "=", projectId).where("id", "=", id).executeTakeFirst();
+  return row ? toWebhook(row) : null;
+}
+
+export async function listWebhooks(db: Db, projectId: string, page: { beforeId: string | null; limit: number }): Promise<Webhook[]> {
+  let query = db.selectFrom("webhooks").selectAll().where("project_id", "=", projectId);
+  if (page.beforeId !== null) query = query.where("id", "<", page.beforeId);
+  return (await query.orderBy("id", "desc").limit(page.limit).execute()).map(toWebhook);
+}
+
+export interface WebhookPatch {
+  url?: string;
+  events?: WebhookEventType[];
+  description?: string | null;
+  enabled?: boolean;
+}
+
+/** Applies a PATCH; enabling clears `disabled_reason` and the failing streak. */
+export async function updateWebhook(db: Db, projectId: string, id: string, patch: WebhookPatch): Promise<Webhook | null> {
+  const row = await db
+    .updateTable("webhooks")
+    .set({
+      ...(patch.url === undefined ? {} : { url: patch.url }),
+      ...(patch.events === undefined ? {} : { events: patch.events }),
+      ...(patch.description === undefined ? {} : { description: patch.description }),
+      ...(patch.enabled === undefined ? {} : { enabled: patch.enabled }),
+      ...(patch.enabled === true ? { disabled_reason: null, failing_streak: 0 } : {}),
+      updated_at: new Date(),
+    })
+    .where("project_id", "=", projectId)
+    .where("id", "=", id)
+    .returningAll()
+    .executeTakeFirst();
+  return row ? toWebhook(row) : null;
+}
+
+export async function deleteWebhook(db: Db, projectId: string, id: string): Promise<boolean> {
+  const result = await db.deleteFrom("webhooks").where("project_id", "=", projectId).where("id", "=", id).executeTakeFirst();
+  return result.numDeletedRows > 0n;
+}
+
+/** Makes `secretSealed` the signing secret; the current one keeps signing beside it until `overlapUntil`. */
+export async function rotateWebhookSecret(db: Db, projectId: string, id: string, secretSealed: string, overlapUntil: Date): Promise<Webhook | null> {
+  const row = await db
+    .updateTable("webhooks")
+    .set((eb) => ({ previous_secret_sealed: eb.ref("secret_sealed"), previous_secret_until: overlapUntil, secret_sealed: secretSealed, updated_at: new Date() }))
+    .where("project_id", "=", projectId)
+    .where("id", "=", id)
+    .returningAll()
+    .executeTakeFirst();
+  return row ? toWebhook(row) : null;
+}
+
+export interface RaisedDelivery {
+  eventId: string;
+  webhookId: string;
+}
+
+/**
+ * Records an event for every enabled endpoint of the project subscribed to its type (or for
+ * the one endpoint `onlyWebhookId`, subscribed or not: a test event), in the caller's
+ * transaction: the outbox row commits or rolls back with the change that raised it.
+ */
+export async function raiseWebhookEvent(
+  db: Db,
+  event: { projectId: string; eventId: string; type: WebhookEventType; body: string; onlyWebhookId?: string },
+): Promise<RaisedDelivery[]> {
+  let endpoints = db.selectFrom("webhooks").where("project_id", "=", event.projectId);
+  endpoints =
+    event.onlyWebhookId === undefined
+      ? endpoints.where("enabled", "=", true).where(sql<boolean>`${event.type} = any(events)`)
+      : endpoints.where("id", "=", event.onlyWebhookId);
+  const rows = await db
+    .insertInto("webhook_deliveries")
+    .columns(["event_id", "webhook_id", "project_id", "event_type", "body"])
+    .expression(endpoints.select([sql.lit(event.eventId).as("event_id"), "id", "project_id", sql.lit(event.type).as("event_type"), sql.lit(event.body).as("body")]))
+    .onConflict((oc) => oc.doNothing())
+    .returning(["event_id", "webhook_id"])
+    .execute();
+  return rows.map((row) => ({ eventId: row.event_id, webhookId: row.webhook_id }));
+}
+
+/**
+ * Pending, due and not claimed, by the database's clock: the rows' defaults are `now()`, and a
+ * JavaScript Date (whole milliseconds) can sort before a row stored a microsecond later.
+ */
+const isDue = sql<boolean>`state = 'pending' and next_attempt_at <= now() and (claimed_until is null or claimed_until < now())`;
+
+export interface ClaimedDelivery {
+  eventId: string;
+  eventType: WebhookEventType;
+  body: string | null;
+  attempts: number;
+  webhook: Webhook;
+}
+
+/**
+ * Takes one due delivery for `claimMs`, so two workers (a job and the sweep, or two parsers)
+ * never attempt it at once; a claim that lapses (its worker died) makes it due again.
+ */
+export async function claimDelivery(db: Db, delivery: RaisedDelivery, claimMs: number): Promise<ClaimedDelivery | null> {
+  const claimed = await db
+    .updateTable("webhook_deliveries")
+    .set({ claimed_until: sql<Date>`now() + make_interval(secs => ${claimMs / 1000})` })
+    .where("event_id", "=", delivery.eventId)
+    .where("webhook_id", "=", delivery.webhookId)
+    .where(isDue)
+    .returning(["event_id", "event_type", "body", "attempts"])
+    .executeTakeFirst();
+  if (claimed === undefined) return null;
+  const webhook = await db.selectFrom("webhooks").selectAll().where("id", "=", delivery.webhookId).executeTakeFirst();
+  if (webhook === undefined) return null;
+  return { eventId: claimed.event_id, eventType: claimed.event_type, body: claimed.body, attempts: claimed.attempts, webhook: toWebhook(webhook) };
+}
+
+/** Deliveries due now and not claimed, oldest first: the sweep's backstop for a lost job. */
+export async function dueDeliveries(db: Db, limit: number): Promise<RaisedDelivery[]> {
+  const rows = await db
+    .selectFrom("webhook_deliveries")
+    .select(["event_id", "webhook_id"])
+    .where(isDue)
+    .orderBy("next_attempt_at")
+    .limit(limit)
+    .execute();
+  return rows.map((row) => ({ eventId: row.event_id, webhookId: row.webhook_id }));
+}
+
+export interface AttemptRecord {
+  id: string;
+  attempt: number;
+  ok: boolean;
+  responseStatus: number | null;
+  responseBody: string | null;
+  error: string | null;
+  durationMs: number;
+  attemptedAt: Date;
+  /** When the next attempt runs; null when this was the last (succeeded, or the schedule is spent). */
+  nextAttemptAt: Date | null;
+}
+
+/**
+ * Writes an attempt to the log and moves its delivery on, in one transaction: a success ends
+ * it and resets the endpoint's failing streak; a failure with attempts left reschedules it; a
+ * failure that spent the schedule ends it and, after `disableAfter` such events in a row,
+ * disables the endpoint (`disabled_reason: "failing"`). `body` keeps what was signed, so
+ * every retry sends the same bytes.
+ */
+export async function recordAttempt(db: Db, delivery: ClaimedDelivery, body: string, attempt: AttemptRecord, disableAfter: number): Promise<void> {
+  const { webhook } = delivery;
+  const exhausted = !attempt.ok && attempt.nextAttemptAt === null;
+  await inTransaction(db, async (trx) => {
+    await trx
+      .insertInto("webhook_attempts")
+      .values({
+        id: attempt.id,
+        webhook_id: webhook.id,
+        project_id: webhook.projectId,
+        event_id: delivery.eventId,
+        event_type: delivery.eventType,
+        attempt: attempt.attempt,
+        status: attempt.ok ? "succeeded" : "failed",
+        response_status: attempt.responseStatus,
+        response_body: attempt.responseBody,
+        error: attempt.error,
+        duration_ms: attempt.durationMs,
+        attempted_at: attempt.attemptedAt,
+        next_attempt_at: attempt.nextAttemptAt,
+      })
+      .execute();
+    await trx
+      .updateTable("webhook_deliveries")
+      .set({
+        body,
+        attempts: attempt.attempt,
+        claimed_until: null,
+        state: attempt.ok ? "succeeded" : exhausted ? "failed" : "pending",
+        ...(attempt.nextAttemptAt === null ? {} : { next_attempt_at: attempt.nextAttemptAt }),
+      })
+      .where("event_id", "=", delivery.eventId)
+      .where("webhook_id", "=", webhook.id)
+      .execute();
+    if (attempt.ok) await trx.updateTable("webhooks").set({ failing_streak: 0 }).where("id", "=", webhook.id).execute();
+    else if (exhausted) {
+      await trx
+        .updateTable("webhooks")
+        .set((eb) => ({
+          failing_streak: eb("failing_streak", "+", 1),
+          enabled: sql<boolean>`case when failing_streak + 1 >= ${disableAfter} then false else enabled end`,
+          disabled_reason: sql<string | null>`case when failing_streak + 1 >= ${disableAfter} then 'failing' else disabled_reason end`,
+        }))
+        .where("id", "=", webhook.id)
+        .execute();
+    }
+  });
+}
+
+export type WebhookAttempt = Selectable<WebhookAttemptsTable>;
+
+/** The endpoint's attempt log, newest first (attempt ids are time-ordered), keyset-paged. */
+export async function listWebhookAttempts(db: Db, projectId: string, webhookId: string, page: { beforeId: string | null; limit: number }): Promise<WebhookAttempt[]> {
+  let query = db.selectFrom("webhook_attempts").selectAll().where("project_id", "=", projectId).where("webhook_id", "=", webhookId);
+  if (page.beforeId !== null) query = query.where("id", "<", page.beforeId);
+  return query.orderBy("id", "desc").limit(page.limit).execute();
+}
+
+export type WebhookDelivery = Selectable<WebhookDeliveriesTable>;
