@@ -534,7 +534,9 @@ export interface paths {
         put?: never;
         /**
          * Create a webhook endpoint
-         * @description Registers a URL to receive the chosen events. The signing `secret` is returned once, in this response only; a lost secret is replaced by recreating the endpoint.
+         * @description Registers a URL to receive the chosen events. The signing `secret` is returned in this
+         *     response and by rotate-secret only. A URL whose host resolves to an address webhooks may
+         *     not reach is refused with 400 `invalid_request` and `details.reason: "blocked_address"`.
          */
         post: operations["createWebhook"];
         delete?: never;
@@ -569,9 +571,52 @@ export interface paths {
         head?: never;
         /**
          * Update a webhook endpoint
-         * @description Changes the URL, the events or whether the endpoint is enabled. Absent fields are left as they are; the secret does not change.
+         * @description Changes the URL, the events, the description or whether the endpoint is enabled
+         *     (enabling clears `disabled_reason`). Absent fields are left as they are; the secret does
+         *     not change. A URL refused by the network guard gives 400 with
+         *     `details.reason: "blocked_address"`.
          */
         patch: operations["updateWebhook"];
+        trace?: never;
+    };
+    "/v1/webhooks/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate a webhook endpoint's signing secret
+         * @description Issues a new secret, returned in this response. For 24 hours the old secret keeps signing beside it (two `v1,` signatures), so receivers can switch without dropping deliveries.
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event
+         * @description Queues a `webhook.test` event to this endpoint (subscribed or not), delivered, signed and retried like any other; its attempts appear in the attempt log.
+         */
+        post: operations["testWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/v1/webhooks/{id}/attempts": {
@@ -1222,7 +1267,7 @@ export interface components {
             next_cursor: string | null;
         };
         /**
-         * @description Event kinds a webhook endpoint can subscribe to.
+         * @description Event kinds a webhook endpoint can subscribe to (`webhook.test` is sent by `POST /v1/webhooks/{id}/test` only).
          * @enum {string}
          */
         WebhookEvent: "message.received" | "message.captured" | "message.complaint" | "domain.verified";
@@ -1231,13 +1276,18 @@ export interface components {
             id: string;
             url: string;
             events: components["schemas"]["WebhookEvent"][];
+            description: string | null;
             enabled: boolean;
+            /** @description Why mailstop disabled the endpoint (`failing`, after repeated events that spent their attempts); cleared by enabling it. */
+            disabled_reason: string | null;
             /** Format: date-time */
             created_at: string;
+            /** Format: date-time */
+            updated_at: string;
         };
-        /** @description A new endpoint with its signing secret, shown this once. */
-        WebhookCreated: components["schemas"]["Webhook"] & {
-            /** @description Signing secret for deliveries; shown once, never again. */
+        /** @description An endpoint with its signing secret, shown on create and on rotate-secret only. */
+        WebhookWithSecret: components["schemas"]["Webhook"] & {
+            /** @description Standard Webhooks signing secret (`whsec_…`, 32 random bytes in base64). */
             secret: string;
         };
         WebhookList: {
@@ -1246,36 +1296,48 @@ export interface components {
             next_cursor: string | null;
         };
         CreateWebhookRequest: {
-            /**
-             * Format: uri
-             * @description http(s) URL that receives deliveries.
-             */
+            /** @description http(s) URL that receives deliveries (https only in production). Its host must resolve to addresses webhooks may reach. */
             url: string;
             events: components["schemas"]["WebhookEvent"][];
-            /** @default true */
-            enabled: boolean;
+            description?: string;
         };
         UpdateWebhookRequest: {
-            /** Format: uri */
             url?: string;
             events?: components["schemas"]["WebhookEvent"][];
+            description?: string | null;
+            /** @description Enabling clears `disabled_reason`. */
             enabled?: boolean;
+        };
+        WebhookTestResult: {
+            /** @description The `webhook-id` of the queued `webhook.test` delivery (`whe_…`); its attempts appear in the attempt log. */
+            event_id: string;
         };
         WebhookAttempt: {
             /** @description Attempt id (`wha_…`). */
             id: string;
             webhook_id: string;
-            event: components["schemas"]["WebhookEvent"];
-            /** @description HTTP status received; null when no response arrived. */
-            status_code: number | null;
-            /** @description True for a 2xx response. */
-            ok: boolean;
+            /** @description The event's `webhook-id` (`whe_…`), the same on every attempt of one event. */
+            event_id: string;
+            /** @enum {string} */
+            event_type: "message.received" | "message.captured" | "message.complaint" | "domain.verified" | "webhook.test";
             /** @description 1 for the first delivery of an event, higher for retries. */
             attempt: number;
-            /** Format: date-time */
-            created_at: string;
-            /** @description Why the attempt failed (timeout, connection refused, non-2xx); null on success. */
+            /** @enum {string} */
+            status: "succeeded" | "failed";
+            /** @description HTTP status received; null when no response arrived. */
+            response_status: number | null;
+            /** @description The first KiB of the response body. */
+            response_body: string | null;
+            /** @description Why the attempt failed (`blocked_address`, a timeout, a refused connection, `redirect_not_followed`, `http_<status>`); null on success. */
             error: string | null;
+            duration_ms: number;
+            /** Format: date-time */
+            attempted_at: string;
+            /**
+             * Format: date-time
+             * @description When the next attempt of this event runs; null after a success or the last attempt.
+             */
+            next_attempt_at: string | null;
         };
         WebhookAttemptList: {
             data: components["schemas"]["WebhookAttempt"][];
@@ -2375,14 +2437,14 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The endpoint, with its secret shown once. */
+            /** @description The endpoint, with its secret. */
             201: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["WebhookCreated"];
+                    "application/json": components["schemas"]["WebhookWithSecret"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -2485,6 +2547,66 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["Internal"];
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A webhook endpoint id (`whk_…`). */
+                id: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint with its new secret. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookWithSecret"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["Internal"];
+        };
+    };
+    testWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A webhook endpoint id (`whk_…`). */
+                id: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The test event is queued. */
+            202: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookTestResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["Internal"];
         };

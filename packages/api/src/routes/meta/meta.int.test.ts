@@ -33,10 +33,17 @@ const DOCUMENTED_ROUTES: ReadonlyArray<[method: string, path: string, scope: str
   ["get", "/stream/v1/inboxes/{id}/events", "messages:read", undefined],
   ["get", "/v1/usage", "usage:read", "read"],
   ["post", "/v1/domains", "domains:write", "write"],
+  ["get", "/v1/domains", "domains:read", "read"],
+  ["get", "/v1/domains/{id}", "domains:read", "read"],
+  ["post", "/v1/domains/{id}/verify", "domains:write", "write"],
+  ["delete", "/v1/domains/{id}", "domains:write", "write"],
+  ["get", "/v1/webhooks", "webhooks:read", "read"],
+  ["post", "/v1/webhooks", "webhooks:write", "write"],
+  ["patch", "/v1/webhooks/{id}", "webhooks:write", "write"],
+  ["post", "/v1/webhooks/{id}/rotate-secret", "webhooks:write", "write"],
+  ["post", "/v1/webhooks/{id}/test", "webhooks:write", "write"],
+  ["get", "/v1/webhooks/{id}/attempts", "webhooks:read", "read"],
   // Only checked to be declared, with a key and some scope.
-  ["get", "/v1/domains", "unspecified", undefined],
-  ["post", "/v1/domains/{id}/verify", "unspecified", undefined],
-  ["get", "/v1/webhooks", "unspecified", undefined],
   ["get", "/v1/retention", "unspecified", undefined],
 ];
 
