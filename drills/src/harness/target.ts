@@ -69,6 +69,8 @@ export async function startTarget(kind: TargetKind, engines: Engines, options: {
     MAILSTOP_HOST: "127.0.0.1",
     MAILSTOP_LOG_LEVEL: "info",
     MAILSTOP_ADMIN_TOKEN: adminToken,
+    // The fleet's processes must share one; the monolith would generate its own.
+    MAILSTOP_SECRETS_KEY: randomBytes(32).toString("hex"),
     MAILSTOP_RECONCILE_GRACE_S: String(graceS),
     // A killed parser's jobs come back when its claim lapses; 10 s instead of 30 keeps a
     // drill short while a busy two-core machine still renews claims in time.

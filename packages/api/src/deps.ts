@@ -5,9 +5,10 @@ import type { Logger } from "@mailstop/logging";
 import type { Bus, WaitSlots } from "@mailstop/messaging";
 import { defineOpenRoute, defineRoute } from "@mailstop/http";
 import type { AdminOperations, PublicOperations } from "@mailstop/openapi";
+import type { SecretBox, TargetGuard } from "@mailstop/webhooks";
 
-/** What every api route needs, built once at start-up. */
-export interface ApiDeps {
+/** What every route of the api and the waiter needs, built once at start-up. */
+export interface ServiceDeps {
   db: Db;
   config: Config;
   logger: Logger;
@@ -15,8 +16,13 @@ export interface ApiDeps {
   blobs: BlobStore | null;
 }
 
+/** What the api's routes need besides: webhook secrets are sealed, and their targets checked, here. */
+export interface ApiDeps extends ServiceDeps {
+  webhooks: { secrets: SecretBox; targets: TargetGuard };
+}
+
 /** What the waiter's routes (the blocking wait, the event stream) need besides. */
-export interface WaiterDeps extends ApiDeps {
+export interface WaiterDeps extends ServiceDeps {
   bus: Bus;
   slots: WaitSlots;
   /** Aborted when the process begins to shut down: open event streams end so clients reconnect elsewhere. */

@@ -1,9 +1,9 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { createReadStream, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createReadStream } from "node:fs";
 import { copyFile, link, mkdir, open, readdir, rename, rm, stat, unlink } from "node:fs/promises";
 import { dirname, join, sep } from "node:path";
 import type { Readable } from "node:stream";
-import { MailstopError } from "@mailstop/core";
+import { MailstopError, loadOrCreateKeyFile } from "@mailstop/core";
 import { type BlobStore, storageUnavailable } from "./blob-store";
 
 export interface DirectorySettings {
@@ -29,25 +29,10 @@ const isMissing = (error: unknown) => (error as { code?: unknown }).code === "EN
 
 /**
  * The key of the download signing secret, kept in the data directory so download URLs stay
- * valid across restarts; created (readable by this user only) on first use.
+ * valid across restarts.
  */
 export function loadOrCreateSigningKey(dataDir: string): Buffer {
-  const path = join(dataDir, "download-signing.key");
-  try {
-    return Buffer.from(readFileSync(path, "utf8").trim(), "hex");
-  } catch (error) {
-    if (!isMissing(error)) throw error;
-  }
-  mkdirSync(dataDir, { recursive: true });
-  const key = randomBytes(32);
-  // `wx`: two starts racing on an empty directory keep the first key.
-  try {
-    writeFileSync(path, key.toString("hex"), { mode: 0o600, flag: "wx" });
-  } catch (error) {
-    if ((error as { code?: unknown }).code !== "EEXIST") throw error;
-    return Buffer.from(readFileSync(path, "utf8").trim(), "hex");
-  }
-  return key;
+  return loadOrCreateKeyFile(dataDir, "download-signing.key");
 }
 
 /**

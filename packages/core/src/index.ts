@@ -9,3 +9,4 @@ export * from "./sim";
 export * from "./metering";
 export * from "./message-limits";
 export * from "./deadline";
+export * from "./key-file";

@@ -2,6 +2,7 @@ import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import {
   TEST_ADMIN_TOKEN,
+  TEST_SECRETS_KEY,
   TestEventStream,
   type TestS3,
   createFreshDatabase,
@@ -48,6 +49,7 @@ describeWithTool("nginx", "startFleet: the split fleet behind nginx", () => {
         REDIS_URL: runRedisUrl(),
         MAILSTOP_REDIS_PREFIX: uniqueRedisPrefix(),
         MAILSTOP_ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+        MAILSTOP_SECRETS_KEY: TEST_SECRETS_KEY,
         MAILSTOP_HEARTBEAT_S: "1",
         ...s3.env,
       },
@@ -147,9 +149,10 @@ describeWithTool("nginx", "startFleet: the split fleet behind nginx", () => {
 describeWithTool("nginx", "startFleet when a service cannot start", () => {
   it("fails with the failing child's own words, and leaves nothing running", async () => {
     const before = new Set(readdirSync(tmpdir()).filter((name) => name.startsWith("mailstop-fleet-")));
-    // No REDIS_URL nor S3_ENDPOINT: smtp-edge and parser (and the waiter) refuse to start, naming one.
+    // No REDIS_URL, S3_ENDPOINT nor MAILSTOP_SECRETS_KEY: every service but the api refuses to
+    // start for an engine, the api for the key, each naming what it misses.
     const started = startFleet({ env: { DATABASE_URL: runDatabaseUrl() }, migrate: false, startTimeoutMs: 60_000 });
-    await expect(started).rejects.toThrow(/(waiter|smtp-edge|parser) exited with code 1 while the fleet started:\nmailstop: \S+ failed to start: .*(REDIS_URL|S3_ENDPOINT)/);
+    await expect(started).rejects.toThrow(/(api|waiter|smtp-edge|parser) exited with code 1 while the fleet started:\nmailstop: \S+ failed to start: .*(REDIS_URL|S3_ENDPOINT|MAILSTOP_SECRETS_KEY)/);
     const after = readdirSync(tmpdir()).filter((name) => name.startsWith("mailstop-fleet-") && !before.has(name));
     expect(after).toEqual([]);
   }, 90_000);

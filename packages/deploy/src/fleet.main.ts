@@ -4,6 +4,7 @@
 // validate them (@mailstop/config); it only checks that the engines it cannot stand in for exist.
 import { randomBytes } from "node:crypto";
 import { resolve } from "node:path";
+import { loadOrCreateKeyFile } from "@mailstop/core";
 import { findExecutable, startFleet } from "./fleet";
 import { startLocalS3 } from "./local-s3";
 import { describeExit, lastLines } from "./managed-process";
@@ -63,6 +64,9 @@ async function main(): Promise<void> {
   // token there would be no way to create a project.
   const generatedToken = env.MAILSTOP_ADMIN_TOKEN === undefined;
   env.MAILSTOP_ADMIN_TOKEN ??= randomBytes(24).toString("hex");
+  // Webhook secrets sealed in one run must open in the next, against the same database: the
+  // key is kept under the data directory, as the monolith keeps its own.
+  env.MAILSTOP_SECRETS_KEY ??= loadOrCreateKeyFile(resolve(env.MAILSTOP_DATA_DIR ?? ".mailstop"), "fleet-secrets.key").toString("hex");
 
   let fleet;
   try {

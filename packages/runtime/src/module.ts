@@ -4,6 +4,7 @@ import type { Db } from "@mailstop/db";
 import type { HttpContribution } from "@mailstop/http";
 import type { Logger } from "@mailstop/logging";
 import type { Bus, Greylist, JobHandlers, JobQueue, JobWorker, WaitSlots } from "@mailstop/messaging";
+import type { SecretBox } from "@mailstop/webhooks";
 
 /**
  * The job queue, the arrival bus, the wait allowance and the greylist: on Redis for the
@@ -32,6 +33,8 @@ export interface Provided {
   blobs: BlobStore;
   /** The signed downloads of the directory object store; none on S3 (object-store). */
   downloadRoutes: HttpContribution[];
+  /** Seals and opens webhook secrets (secrets). */
+  secrets: SecretBox;
   /** Redis and BullMQ, or their in-process stand-ins (messaging). */
   messaging: Messaging;
   /** The ports the SMTP listeners bound (smtp-edge). */

@@ -5,11 +5,11 @@
  * modules themselves, so the command line can offer the choices without loading every service.
  */
 export const TARGETS = {
-  api: ["database", "object-store", "api", "http-server"],
+  api: ["database", "object-store", "secrets", "api", "http-server"],
   waiter: ["database", "object-store", "messaging", "waiter", "http-server"],
   "smtp-edge": ["database", "object-store", "messaging", "smtp-edge"],
-  parser: ["database", "object-store", "messaging", "parser"],
-  all: ["database", "first-start", "object-store", "messaging", "parser", "smtp-edge", "waiter", "api", "http-server"],
+  parser: ["database", "object-store", "messaging", "secrets", "parser"],
+  all: ["database", "first-start", "object-store", "messaging", "secrets", "parser", "smtp-edge", "waiter", "api", "http-server"],
 } as const;
 
 export type Target = keyof typeof TARGETS;

@@ -6,6 +6,7 @@ const ENGINES = {
   REDIS_URL: "redis://redis.example:6379",
   S3_ENDPOINT: "http://s3.example:9000",
 };
+const SHARED = { MAILSTOP_SECRETS_KEY: "ab".repeat(32) };
 
 describe("planTarget", () => {
   it("runs the monolith on a stand-in for each engine not configured, and on the others' real engines", () => {
@@ -16,7 +17,7 @@ describe("planTarget", () => {
 
   it("starts the monolith's modules in dependency order, whatever its engines", () => {
     for (const env of [{}, ENGINES]) {
-      expect(planTarget("all", loadConfig(env)).order).toEqual(["database", "first-start", "object-store", "messaging", "parser", "smtp-edge", "waiter", "api", "http-server"]);
+      expect(planTarget("all", loadConfig(env)).order).toEqual(["database", "first-start", "object-store", "messaging", "secrets", "parser", "smtp-edge", "waiter", "api", "http-server"]);
     }
   });
 
@@ -24,12 +25,19 @@ describe("planTarget", () => {
     expect(() => planTarget("waiter", loadConfig({}))).toThrow(/DATABASE_URL.*only target all runs on embedded stand-ins/);
     expect(() => planTarget("parser", loadConfig({ DATABASE_URL: ENGINES.DATABASE_URL, REDIS_URL: ENGINES.REDIS_URL }))).toThrow(/S3_ENDPOINT/);
     expect(() => planTarget("smtp-edge", loadConfig({ DATABASE_URL: ENGINES.DATABASE_URL, S3_ENDPOINT: ENGINES.S3_ENDPOINT }))).toThrow(/REDIS_URL/);
-    expect(planTarget("parser", loadConfig(ENGINES))).toEqual({ order: ["database", "object-store", "messaging", "parser"], skipped: [], embedded: [] });
+    expect(planTarget("parser", loadConfig({ ...ENGINES, ...SHARED }))).toEqual({ order: ["database", "object-store", "messaging", "secrets", "parser"], skipped: [], embedded: [] });
+  });
+
+  it("refuses the api and the parser without MAILSTOP_SECRETS_KEY, which the fleet must share; the monolith and the waiter need none", () => {
+    expect(() => planTarget("api", loadConfig(ENGINES))).toThrow(/MAILSTOP_SECRETS_KEY.*every process of the fleet/);
+    expect(() => planTarget("parser", loadConfig(ENGINES))).toThrow(/MAILSTOP_SECRETS_KEY/);
+    expect(planTarget("waiter", loadConfig(ENGINES)).order).not.toContain("secrets");
+    expect(planTarget("all", loadConfig(ENGINES)).order).toContain("secrets");
   });
 
   it("lets the api serve without an object store, reporting what it left out", () => {
-    expect(planTarget("api", loadConfig({ DATABASE_URL: ENGINES.DATABASE_URL }))).toEqual({
-      order: ["database", "api", "http-server"],
+    expect(planTarget("api", loadConfig({ DATABASE_URL: ENGINES.DATABASE_URL, ...SHARED }))).toEqual({
+      order: ["database", "secrets", "api", "http-server"],
       skipped: [{ module: "object-store", missing: ["S3_ENDPOINT"] }],
       embedded: [],
     });

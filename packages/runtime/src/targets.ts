@@ -9,6 +9,7 @@ import { httpServerModule } from "./modules/http-server.module";
 import { messagingModule } from "./modules/messaging.module";
 import { objectStoreModule } from "./modules/object-store.module";
 import { parserModule } from "./modules/parser.module";
+import { secretsModule } from "./modules/secrets.module";
 import { smtpEdgeModule } from "./modules/smtp-edge.module";
 import { waiterModule } from "./modules/waiter.module";
 
@@ -17,6 +18,7 @@ const MODULES = [
   databaseModule,
   objectStoreModule,
   messagingModule,
+  secretsModule,
   firstStartModule,
   parserModule,
   smtpEdgeModule,
@@ -56,6 +58,15 @@ export function startOrder(target: Target): ModuleName[] {
 }
 
 /**
+ * Settings the fleet's processes must share, which the monolith makes up for itself: the key
+ * that seals webhook secrets (an api that sealed with one key and a parser that opens with
+ * another would sign nothing).
+ */
+const SHARED_SETTINGS: Partial<Record<ModuleName, { setting: string; configured: (config: Config) => boolean }>> = {
+  secrets: { setting: "MAILSTOP_SECRETS_KEY", configured: (c) => c.webhooks.secretsKey !== null },
+};
+
+/**
  * Modules a split target leaves out, with a warning, when their engine is not configured: the
  * api and waiter serve without an object store (message bodies then answer 503).
  */
@@ -85,6 +96,10 @@ export function planTarget(target: Target, config: Config): TargetPlan {
   const skipped: TargetPlan["skipped"] = [];
   const kept: ModuleName[] = [];
   for (const name of TARGETS[target]) {
+    const shared = SHARED_SETTINGS[name];
+    if (shared !== undefined && !shared.configured(config)) {
+      throw new Error(`${name} needs ${shared.setting}: set it, the same on every process of the fleet, to run target ${target} (only target all generates one).`);
+    }
     const engine = ENGINE_SETTINGS[name];
     if (engine === undefined || engine.configured(config)) kept.push(name);
     else if (OPTIONAL[target]?.has(name)) skipped.push({ module: name, missing: [engine.setting] });

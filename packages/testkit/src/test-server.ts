@@ -18,6 +18,8 @@ import { type TestS3, startTestS3 } from "./s3";
 
 /** The admin token every test server is started with. */
 export const TEST_ADMIN_TOKEN = "test-admin-token-0123456789abcdef0123456789";
+/** The key every test fleet seals webhook secrets with (the monolith in tests generates its own). */
+export const TEST_SECRETS_KEY = "7e5751ec7e5751ec7e5751ec7e5751ec7e5751ec7e5751ec7e5751ec7e5751ec";
 
 /** A free TCP port on the loopback interface (the fleet's own helper, one implementation). */
 export { freePort };

@@ -70,4 +70,15 @@ describe("TargetGuard on literal addresses (no lookup)", () => {
     await expect(refused).rejects.toMatchObject({ reason: "unsupported_scheme" });
     await expect(httpsOnly.resolve("ftp://8.8.8.8/hook")).rejects.toMatchObject({ reason: "unsupported_scheme" });
   });
+
+  it("forSettings: https only in production, both schemes elsewhere; the environment's default allow list", async () => {
+    const production = TargetGuard.forSettings({ environment: "production", allowNetworks: null, dnsServers: null });
+    await expect(production.resolve("http://8.8.8.8/hook")).rejects.toMatchObject({ reason: "unsupported_scheme" });
+    await expect(production.resolve("https://127.0.0.1/hook")).rejects.toMatchObject({ reason: "blocked_address" });
+    const local = TargetGuard.forSettings({ environment: "local", allowNetworks: null, dnsServers: null });
+    expect(await local.resolve("http://127.0.0.1/hook")).toMatchObject({ address: "127.0.0.1" });
+    const staging = TargetGuard.forSettings({ environment: "staging", allowNetworks: ["10.1.0.0/16"], dnsServers: null });
+    expect(await staging.resolve("http://10.1.2.3/hook")).toMatchObject({ address: "10.1.2.3" });
+    await expect(staging.resolve("http://10.2.0.1/hook")).rejects.toMatchObject({ reason: "blocked_address" });
+  });
 });

@@ -60,6 +60,12 @@ export class TargetGuard {
     this.resolver?.setServers([...dnsServers!]);
   }
 
+  /** The guard of a deployment: its allow list, `https` only in production, its DNS servers. */
+  static forSettings(settings: { environment: string; allowNetworks: readonly string[] | null; dnsServers: readonly string[] | null }): TargetGuard {
+    const schemes = settings.environment === "production" ? (["https:"] as const) : (["http:", "https:"] as const);
+    return new TargetGuard(allowedNetworks(settings.allowNetworks, settings.environment), schemes, settings.dnsServers);
+  }
+
   async resolve(target: string | URL): Promise<ResolvedTarget> {
     const url = new URL(target);
     if (!(this.schemes as readonly string[]).includes(url.protocol)) {

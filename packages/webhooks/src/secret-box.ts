@@ -19,6 +19,11 @@ export class SecretBox {
     return [VERSION, iv, cipher.getAuthTag(), sealed].map((part) => (typeof part === "string" ? part : part.toString("base64url"))).join(".");
   }
 
+  /** The box of MAILSTOP_SECRETS_KEY as given: 64 hex digits or base64 (the config checked its length). */
+  static fromSetting(value: string): SecretBox {
+    return new SecretBox(Buffer.from(value, /^[0-9a-f]{64}$/i.test(value) ? "hex" : "base64"));
+  }
+
   open(stored: string): string {
     const [version, iv, tag, sealed] = stored.split(".");
     if (version !== VERSION || iv === undefined || tag === undefined || sealed === undefined) throw new Error("not a sealed secret");

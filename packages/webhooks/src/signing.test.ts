@@ -46,6 +46,12 @@ describe("SecretBox", () => {
     expect(() => new SecretBox(Buffer.alloc(32, 8)).open(sealed)).toThrow();
     expect(() => new SecretBox(Buffer.alloc(16))).toThrow();
   });
+
+  it("reads MAILSTOP_SECRETS_KEY as 64 hex digits or as base64, the same key either way", () => {
+    const key = Buffer.alloc(32, 9);
+    const sealed = SecretBox.fromSetting(key.toString("hex")).seal("whsec_x");
+    expect(SecretBox.fromSetting(key.toString("base64")).open(sealed)).toBe("whsec_x");
+  });
 });
 
 describe("nextAttemptDelayMs", () => {

@@ -1,15 +1,17 @@
 import { apiHttpContributions } from "@mailstop/api";
+import { TargetGuard } from "@mailstop/webhooks";
 import { defineModule } from "../module";
 
 /** The api service: its routes join the process's HTTP listener. */
 export const apiModule = defineModule({
   name: "api",
-  needs: ["db"],
+  needs: ["db", "secrets"],
   // Run without one when the target is given no S3_ENDPOINT: reads of stored bodies answer 503.
   optional: ["blobs"],
   provides: ["apiRoutes"],
-  create({ db, blobs, config, logger }) {
-    const apiRoutes = apiHttpContributions({ db, blobs, config, logger });
+  create({ db, blobs, secrets, config, logger }) {
+    const targets = TargetGuard.forSettings({ environment: config.environment, allowNetworks: config.webhooks.allowNetworks, dnsServers: config.dnsServers });
+    const apiRoutes = apiHttpContributions({ db, blobs, config, logger, webhooks: { secrets, targets } });
     return { start: async () => ({ apiRoutes }), stop: async () => undefined, ready: async () => true };
   },
 });
