@@ -3,3 +3,5 @@ export type { ApiDeps } from "./deps";
 export { bootstrapFirstStart, describeFirstStart, FIRST_START_PROJECT_KEY } from "./first-start";
 export { provisionProject, type ProvisionedProject } from "./provisioning/provision-project";
 export { mountSignedDownloads } from "./downloads/signed-download.route";
+export { deliverWebhookJob, type DeliveryDeps } from "./webhooks/delivery";
+export { startWebhookRelay } from "./webhooks/relay";

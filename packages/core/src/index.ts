@@ -10,3 +10,4 @@ export * from "./metering";
 export * from "./message-limits";
 export * from "./deadline";
 export * from "./key-file";
+export * from "./periodic";

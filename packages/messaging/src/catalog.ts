@@ -59,12 +59,22 @@ export type ReconcileJob = Record<string, never>;
 /** Deletes raw objects that no accepted transaction or message knows, once old enough; scheduled, no payload. */
 export type SweepOrphansJob = Record<string, never>;
 
+/**
+ * Attempts one webhook delivery (an event to one endpoint) that the outbox relay found due.
+ * The outbox row, not the job, is the record: a lost job is queued again while the row is due.
+ */
+export interface DeliverWebhookJob {
+  event_id: string;
+  webhook_id: string;
+}
+
 export interface JobPayloads {
   "parse-message": ParseMessageJob;
   "publish-arrival": PublishArrivalJob;
   reap: ReapJob;
   reconcile: ReconcileJob;
   "sweep-orphans": SweepOrphansJob;
+  "deliver-webhook": DeliverWebhookJob;
 }
 export type JobName = keyof JobPayloads;
 
@@ -136,6 +146,12 @@ const SCHEMAS: { [N in JobName]: JSONSchemaType<JobPayloads[N]> } = {
   reap: noPayload,
   reconcile: noPayload,
   "sweep-orphans": noPayload,
+  "deliver-webhook": {
+    type: "object",
+    additionalProperties: false,
+    required: ["event_id", "webhook_id"],
+    properties: { event_id: { type: "string", minLength: 1 }, webhook_id: { type: "string", minLength: 1 } },
+  },
 };
 
 /** Which queue carries each job, and how it retries. A job that keeps failing is kept, never dropped. */
@@ -146,6 +162,9 @@ export const JOB_OPTIONS: Record<JobName, { queue: string; attempts: number; bac
   reap: { queue: "maintenance", attempts: 3, backoffMs: 1000 },
   reconcile: { queue: "maintenance", attempts: 3, backoffMs: 1000 },
   "sweep-orphans": { queue: "maintenance", attempts: 3, backoffMs: 1000 },
+  // Its own queue: a slow receiver (15 s an attempt) never delays parsing. The job's own retries
+  // cover engine failures only; a receiver's failures are rescheduled in the outbox.
+  "deliver-webhook": { queue: "webhooks", attempts: 5, backoffMs: 1000 },
 };
 
 const ajv = new Ajv({ allErrors: true });

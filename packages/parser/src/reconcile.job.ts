@@ -1,10 +1,9 @@
-import { RECONCILE_MIN_AGE_S } from "@mailstop/core";
+import { RECONCILE_MIN_AGE_S, runPeriodically } from "@mailstop/core";
 import { type AcceptedTransaction, claimStaleTransactions } from "@mailstop/db";
 import type { ParseMessageJob } from "@mailstop/messaging";
 import type { ParserDeps } from "./deps";
 
 const BATCH = 200;
-
 
 /** The parse job of a ledger row: what the edge enqueued, but the raw bytes (read back from the store). */
 export function parseJobOf(transaction: AcceptedTransaction): ParseMessageJob {
@@ -47,25 +46,7 @@ export function reconcileJob(deps: ParserDeps) {
  * Several parsers running it at once claim disjoint rows (see claimStaleTransactions).
  */
 export function startReconciler(deps: ParserDeps): { stop(): Promise<void> } {
-  const run = reconcileJob(deps);
-  let running: Promise<unknown> = Promise.resolve();
-  let busy = false;
-  const tick = () => {
-    if (busy) return;
-    busy = true;
-    running = run()
-      .catch((error: unknown) => deps.logger.warn({ err: error }, "reconciler run failed; the next one tries again"))
-      .finally(() => (busy = false));
-  };
   const everyMs = Math.max(1, Math.ceil(deps.config.reconcileGraceSeconds / 2)) * 1000;
-  const timer = setInterval(tick, everyMs);
-  timer.unref();
-  // At every start too: what a crash left open is repaired first.
-  tick();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
+  // It runs at every start too: what a crash left open is repaired first.
+  return runPeriodically(everyMs, reconcileJob(deps), (error) => deps.logger.warn({ err: error }, "reconciler run failed; the next one tries again"));
 }

@@ -1,9 +1,22 @@
 import { randomBytes } from "node:crypto";
 import { MailstopError, isId, newId } from "@mailstop/core";
-import { type Db, type Domain, findDomainById, inTransaction, insertDomain, isUniqueViolation, releaseStalePendingClaim } from "@mailstop/db";
+import {
+  type Db,
+  type Domain,
+  type DomainCheck,
+  findDomainById,
+  inTransaction,
+  insertDomain,
+  isUniqueViolation,
+  raiseWebhookEvent,
+  recordDomainCheck,
+  releaseStalePendingClaim,
+} from "@mailstop/db";
 import type { Logger } from "@mailstop/logging";
 import { invalidRequest } from "@mailstop/openapi";
+import { eventBody } from "../webhooks/event-body";
 import { type ServiceNames, checkDomainName } from "./domain-name";
+import { toDomainView } from "./domain.view";
 
 /** A claim still pending this many days after its creation no longer holds the name. */
 export const PENDING_CLAIM_DAYS = 7;
@@ -43,9 +56,20 @@ export async function requireDomain(db: Db, projectId: string, id: string): Prom
 }
 
 /**
- * What happens once a domain is verified. Today a log line; this is where the `domain.verified`
- * audit entry and webhook event are raised once those exist.
+ * Records a verification's result; when it verifies the domain, raises `domain.verified` for
+ * the project's subscribed endpoints in the same transaction, so the event exists exactly when
+ * the transition does. Null when the domain was deleted meanwhile.
  */
-export function domainVerified(logger: Logger, domain: Domain): void {
-  logger.info({ project_id: domain.projectId, domain_id: domain.id, domain: domain.domain }, "domain verified");
+export async function recordVerification(deps: { db: Db; logger: Logger; mxHost: string }, domain: Domain, check: DomainCheck): Promise<Domain | null> {
+  const recorded = await recordDomainCheck(deps.db, domain.projectId, domain.id, check, async (trx, verified) => {
+    const at = verified.verifiedAt ?? new Date();
+    await raiseWebhookEvent(trx, {
+      projectId: verified.projectId,
+      eventId: newId("webhookEvent"),
+      type: "domain.verified",
+      body: eventBody("domain.verified", toDomainView(verified, deps.mxHost), at),
+    });
+  });
+  if (recorded?.becameVerified) deps.logger.info({ project_id: domain.projectId, domain_id: domain.id, domain: domain.domain }, "domain verified");
+  return recorded?.domain ?? null;
 }

@@ -1,5 +1,5 @@
 import type { Selectable } from "kysely";
-import type { Db } from "../database";
+import { type Db, inTransaction } from "../database";
 import type { DomainCheck, DomainsTable } from "../tables/inbox.table";
 
 export type { DomainCheck } from "../tables/inbox.table";
@@ -62,10 +62,18 @@ export async function releaseStalePendingClaim(db: Db, domain: string, days: num
 /**
  * Stores what a verification found. A check that found everything verifies a pending domain;
  * `becameVerified` is true only for the call that made that transition (so its event is raised
- * once). A verified domain stays verified: records removed later do not take inboxes away.
+ * once), and `onVerified` runs then, in the same transaction: what it records (the
+ * `domain.verified` webhook event) commits with the transition or not at all. A verified
+ * domain stays verified: records removed later do not take inboxes away.
  */
-export async function recordDomainCheck(db: Db, projectId: string, id: string, check: DomainCheck): Promise<{ domain: Domain; becameVerified: boolean } | null> {
-  return db.transaction().execute(async (trx) => {
+export async function recordDomainCheck(
+  db: Db,
+  projectId: string,
+  id: string,
+  check: DomainCheck,
+  onVerified: (trx: Db, domain: Domain) => Promise<void> = async () => undefined,
+): Promise<{ domain: Domain; becameVerified: boolean } | null> {
+  return inTransaction(db, async (trx) => {
     const before = await trx.selectFrom("domains").select("status").where("project_id", "=", projectId).where("id", "=", id).forUpdate().executeTakeFirst();
     if (before === undefined) return null;
     const verifyNow = check.ok && before.status === "pending";
@@ -79,7 +87,9 @@ export async function recordDomainCheck(db: Db, projectId: string, id: string, c
       .where("id", "=", id)
       .returningAll()
       .executeTakeFirstOrThrow();
-    return { domain: toDomain(row), becameVerified: verifyNow };
+    const domain = toDomain(row);
+    if (verifyNow) await onVerified(trx, domain);
+    return { domain, becameVerified: verifyNow };
   });
 }
 

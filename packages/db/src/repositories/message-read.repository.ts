@@ -259,6 +259,25 @@ export async function listStreamMessages(
   return rows as StreamMessageRow[];
 }
 
+/** What a message's webhook event tells: its stream frame's fields and its inbox's address. */
+export type MessageEventSource = Omit<StreamMessageRow, "stream_seq"> & { inbox_address: string };
+
+/**
+ * The message a webhook event is about, read when the event is first delivered; null once it
+ * was deleted or erased (an event never carries what its owner removed) or its inbox is gone.
+ */
+export async function findMessageEventSource(db: Db, projectId: string, messageId: string): Promise<MessageEventSource | null> {
+  const row = await db
+    .selectFrom("messages as m")
+    .innerJoin("inboxes as i", "i.id", "m.inbox_id")
+    .select(["m.id", "m.inbox_id", "m.received_at", "m.subject", "m.from_address", "m.from_name", "m.to", "m.correlation_id", "m.codes", "m.links", "i.address as inbox_address"])
+    .where("m.project_id", "=", projectId)
+    .where("m.id", "=", messageId)
+    .where("m.deleted_at", "is", null)
+    .executeTakeFirst();
+  return (row as MessageEventSource | undefined) ?? null;
+}
+
 /** The inbox's newest stream cursor ("0" when nothing was ever visible): where a fresh stream starts. */
 export async function latestStreamSeq(db: Db, projectId: string, inboxId: string): Promise<string> {
   const row = await db

@@ -1,3 +1,4 @@
+import { newId } from "@mailstop/core";
 import { sql } from "kysely";
 import type { Db } from "../database";
 import { compiledOnce } from "../compiled-once";
@@ -97,9 +98,18 @@ function contentRecord(input: StoreMessageInput, index: number) {
   return record;
 }
 
-/** One copy of source `i`, in input order (`ord`). */
+/**
+ * One copy of source `i`, in input order (`ord`), with the ids of the webhook events it raises
+ * if it is new (a copy stored before raises none, so a retry's fresh ids are never used).
+ */
 function copyRecord(copy: MessageCopy, index: number, ord: number) {
-  const record: Record<string, unknown> = { ord, i: index, attachment_ids: copy.newAttachmentIds };
+  const record: Record<string, unknown> = {
+    ord,
+    i: index,
+    attachment_ids: copy.newAttachmentIds,
+    arrival_event_id: newId("webhookEvent"),
+    complaint_event_id: copy.complaint ? newId("webhookEvent") : null,
+  };
   addCopyFields(record, copy);
   return record;
 }
@@ -112,8 +122,9 @@ function copyRecord(copy: MessageCopy, index: number, ord: number) {
  * inbox is gone or of another project are skipped; the insert skips copies already stored
  * (a retried job, or the same job twice in the batch), and only the rows it inserted move the
  * inbox counters, the usage meters (in key order, for the same deadlock reason) and gain
- * attachments. Volatile `nextval` is evaluated after the ORDER BY, so copies into one inbox
- * take their numbers in input order.
+ * attachments and raise their webhook events (an outbox row per subscribed endpoint, due when
+ * the copy becomes visible, its body rendered at the first attempt). Volatile `nextval` is
+ * evaluated after the ORDER BY, so copies into one inbox take their numbers in input order.
  *
  * Each source's fields travel once however many copies it has, and its bodies in one text[]
  * parameter rather than inside the jsonb: PostgreSQL refuses a jsonb value over 256 MB, which
@@ -130,8 +141,8 @@ const storeStatement = compiledOnce(4, (db: Db, contents: string, copies: string
         i int, ${sql.raw(STORE_SQL.sourceFields)}, metric text, period_start date, attachments jsonb)
     ),
     input as (
-      select k.ord, ${sql.raw(STORE_SQL.copySelect)}, k.attachment_ids, c.*
-      from jsonb_to_recordset(${copies}::jsonb) as k(ord int, i int, ${sql.raw(STORE_SQL.copyFields)}, attachment_ids jsonb)
+      select k.ord, ${sql.raw(STORE_SQL.copySelect)}, k.attachment_ids, k.arrival_event_id, k.complaint_event_id, c.*
+      from jsonb_to_recordset(${copies}::jsonb) as k(ord int, i int, ${sql.raw(STORE_SQL.copyFields)}, attachment_ids jsonb, arrival_event_id text, complaint_event_id text)
       join content c on c.i = k.i
     ),
     locked as (
@@ -167,6 +178,19 @@ const storeStatement = compiledOnce(4, (db: Db, contents: string, copies: string
       select project_id, period_start, metric, count(*) from fresh
       group by project_id, period_start, metric order by project_id, period_start, metric
       on conflict (project_id, period_start, metric) do update set used = usage_counters.used + excluded.used
+    ),
+    -- Webhook events of the new copies, in the same transaction (an outbox): the arrival, and a
+    -- sim.complaint's complaint, for every enabled endpoint of the project subscribed to it.
+    raised as (
+      insert into webhook_deliveries (event_id, webhook_id, project_id, event_type, subject_id, next_attempt_at)
+      select e.event_id, w.id, w.project_id, e.event_type, e.message_id, e.due
+      from (
+        select f.arrival_event_id as event_id, 'message.' || f.kind as event_type, f.id as message_id, f.project_id, f.new_visible_at as due from fresh f
+        union all
+        select f.complaint_event_id, 'message.complaint', f.id, f.project_id, f.new_visible_at from fresh f where f.complaint_event_id is not null
+      ) e
+      join webhooks w on w.project_id = e.project_id and w.enabled and e.event_type = any(w.events)
+      on conflict do nothing
     ),
     -- The accept ledger's rows of the transactions this batch completes: done with their rows.
     completed as (

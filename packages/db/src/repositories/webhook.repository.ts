@@ -143,7 +143,12 @@ const isDue = sql<boolean>`state = 'pending' and next_attempt_at <= now() and (c
 export interface ClaimedDelivery {
   eventId: string;
   eventType: WebhookEventType;
+  /** Null until the first attempt renders it (a message event: see subjectId). */
   body: string | null;
+  /** What the event is about, when its body is rendered at the first attempt: a message id. */
+  subjectId: string | null;
+  /** When the event was raised: its body's `timestamp`. */
+  raisedAt: Date;
   attempts: number;
   webhook: Webhook;
 }
@@ -159,12 +164,20 @@ export async function claimDelivery(db: Db, delivery: RaisedDelivery, claimMs: n
     .where("event_id", "=", delivery.eventId)
     .where("webhook_id", "=", delivery.webhookId)
     .where(isDue)
-    .returning(["event_id", "event_type", "body", "attempts"])
+    .returning(["event_id", "event_type", "body", "subject_id", "created_at", "attempts"])
     .executeTakeFirst();
   if (claimed === undefined) return null;
   const webhook = await db.selectFrom("webhooks").selectAll().where("id", "=", delivery.webhookId).executeTakeFirst();
   if (webhook === undefined) return null;
-  return { eventId: claimed.event_id, eventType: claimed.event_type, body: claimed.body, attempts: claimed.attempts, webhook: toWebhook(webhook) };
+  return {
+    eventId: claimed.event_id,
+    eventType: claimed.event_type,
+    body: claimed.body,
+    subjectId: claimed.subject_id,
+    raisedAt: claimed.created_at,
+    attempts: claimed.attempts,
+    webhook: toWebhook(webhook),
+  };
 }
 
 /** Deliveries due now and not claimed, oldest first: the sweep's backstop for a lost job. */
@@ -197,9 +210,10 @@ export interface AttemptRecord {
  * it and resets the endpoint's failing streak; a failure with attempts left reschedules it; a
  * failure that spent the schedule ends it and, after `disableAfter` such events in a row,
  * disables the endpoint (`disabled_reason: "failing"`). `body` keeps what was signed, so
- * every retry sends the same bytes.
+ * every retry sends the same bytes. `disableAfter` null: the delivery ends without counting
+ * against the endpoint (it was dropped unsent: its message erased, or the endpoint disabled).
  */
-export async function recordAttempt(db: Db, delivery: ClaimedDelivery, body: string, attempt: AttemptRecord, disableAfter: number): Promise<void> {
+export async function recordAttempt(db: Db, delivery: ClaimedDelivery, body: string | null, attempt: AttemptRecord, disableAfter: number | null): Promise<void> {
   const { webhook } = delivery;
   const exhausted = !attempt.ok && attempt.nextAttemptAt === null;
   await inTransaction(db, async (trx) => {
@@ -234,7 +248,7 @@ export async function recordAttempt(db: Db, delivery: ClaimedDelivery, body: str
       .where("webhook_id", "=", webhook.id)
       .execute();
     if (attempt.ok) await trx.updateTable("webhooks").set({ failing_streak: 0 }).where("id", "=", webhook.id).execute();
-    else if (exhausted) {
+    else if (exhausted && disableAfter !== null) {
       await trx
         .updateTable("webhooks")
         .set((eb) => ({

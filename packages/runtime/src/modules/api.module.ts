@@ -1,5 +1,5 @@
 import { apiHttpContributions } from "@mailstop/api";
-import { TargetGuard } from "@mailstop/webhooks";
+import { webhookTargets } from "./webhook-targets";
 import { defineModule } from "../module";
 
 /** The api service: its routes join the process's HTTP listener. */
@@ -10,7 +10,7 @@ export const apiModule = defineModule({
   optional: ["blobs"],
   provides: ["apiRoutes"],
   create({ db, blobs, secrets, config, logger }) {
-    const targets = TargetGuard.forSettings({ environment: config.environment, allowNetworks: config.webhooks.allowNetworks, dnsServers: config.dnsServers });
+    const targets = webhookTargets(config);
     const apiRoutes = apiHttpContributions({ db, blobs, config, logger, webhooks: { secrets, targets } });
     return { start: async () => ({ apiRoutes }), stop: async () => undefined, ready: async () => true };
   },

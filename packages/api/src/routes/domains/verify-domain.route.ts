@@ -1,7 +1,6 @@
-import { recordDomainCheck } from "@mailstop/db";
 import { type ApiDeps, publicRoute } from "../../deps";
 import { DnsVerifier } from "../../domains/dns-verification";
-import { domainNotFound, domainVerified, requireDomain } from "../../domains/domain.service";
+import { domainNotFound, recordVerification, requireDomain } from "../../domains/domain.service";
 import { toDomainView } from "../../domains/domain.view";
 
 /**
@@ -15,10 +14,9 @@ export const verifyDomainRoute = ({ db, config, logger }: ApiDeps) => {
     const domain = await requireDomain(db, auth.project.id, params.id);
     if (domain.status === "verified") return { status: 200, body: toDomainView(domain, config.mxHost) };
     const check = await verifier.check(domain.domain, domain.ownershipToken);
-    const recorded = await recordDomainCheck(db, auth.project.id, domain.id, check);
+    const recorded = await recordVerification({ db, logger, mxHost: config.mxHost }, domain, check);
     // Deleted while its records were being looked up.
     if (recorded === null) throw domainNotFound(params.id);
-    if (recorded.becameVerified) domainVerified(logger, recorded.domain);
-    return { status: 200, body: toDomainView(recorded.domain, config.mxHost) };
+    return { status: 200, body: toDomainView(recorded, config.mxHost) };
   });
 };

@@ -2,15 +2,13 @@ import type { Request } from "express";
 import { MailstopError, asMailstopError } from "@mailstop/core";
 import { type Db, type Inbox, type StreamMessageRow, latestStreamSeq, listStreamMessages } from "@mailstop/db";
 import type { AuthContext } from "@mailstop/http";
-import type { PublicComponents } from "@mailstop/openapi";
 import { type WaiterDeps, streamRoute } from "../../deps";
 import { requireInbox } from "../../inboxes/inbox.service";
 import { type ClosedReason, SseResponse } from "../../stream/sse-response";
 import { decodeStreamCursor, encodeStreamCursor } from "../../stream/stream-cursor";
 import { onAbort } from "../../stream/on-abort";
 import { StreamFollower } from "../../stream/stream-follower";
-
-type StreamMessageData = PublicComponents["schemas"]["StreamMessageData"];
+import { toStreamMessage } from "../../stream/stream-message";
 
 /** Rows per read; a resume after a long absence reads the backlog in pages of this size. */
 const PAGE_SIZE = 100;
@@ -36,20 +34,6 @@ async function streamedInbox(db: Db, auth: AuthContext, reference: string): Prom
 function resumePoint(req: Request, query: { last_event_id?: string }): string | null {
   const header = req.headers["last-event-id"];
   return decodeStreamCursor(typeof header === "string" && header !== "" ? header : query.last_event_id);
-}
-
-function toStreamMessage(row: StreamMessageRow): StreamMessageData {
-  return {
-    id: row.id,
-    inbox_id: row.inbox_id,
-    received_at: row.received_at.toISOString(),
-    subject: row.subject,
-    from: row.from_address === null ? null : { address: row.from_address, name: row.from_name },
-    to: row.to,
-    correlation_id: row.correlation_id,
-    codes: row.codes,
-    links: row.links,
-  };
 }
 
 /**
