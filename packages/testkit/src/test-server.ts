@@ -117,6 +117,8 @@ export async function startTestServer(
     MAILSTOP_HTTP_PORT: String(port),
     MAILSTOP_PUBLIC_URL: url,
     MAILSTOP_ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+    // A split target needs the fleet's shared key; the monolith generates its own under dataDir.
+    ...(target === "all" ? {} : { MAILSTOP_SECRETS_KEY: TEST_SECRETS_KEY }),
     MAILSTOP_LOG_LEVEL: "info",
     ...smtpEnv,
     ...enginesEnv,
