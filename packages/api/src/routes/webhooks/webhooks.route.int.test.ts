@@ -215,6 +215,16 @@ describe("the target guard, at create and at update", () => {
     await expectRefused(url, "unsupported_scheme");
   });
 
+  it("checks a PATCH's url even when unchanged: the name may resolve elsewhere since", async () => {
+    const name = uniqueDomain("hook-moved");
+    dns.set(name, { a: ["127.0.0.2"] });
+    const webhook = await create({ url: `http://${name}/hook` });
+    dns.set(name, { a: ["10.0.0.1"] });
+    const error = expectError(await call("PATCH", `/v1/webhooks/${webhook.id}`, { url: webhook.url, enabled: false }), { status: 400, code: "invalid_request", retryable: false });
+    expect(error.details?.reason).toBe("blocked_address");
+    expect((await call("GET", `/v1/webhooks/${webhook.id}`)).json.enabled).toBe(true);
+  });
+
   it("lets an address inside MAILSTOP_WEBHOOK_ALLOW_NETWORKS through, at update too", async () => {
     const url = `http://${names.allowed}:8080/other`;
     const patched = await call("PATCH", `/v1/webhooks/${existing.id}`, { url }, guarded.apiKey);
@@ -288,9 +298,11 @@ describe("PATCH /v1/webhooks/{id}", () => {
 });
 
 describe("DELETE /v1/webhooks/{id}", () => {
-  it("deletes the endpoint: then it is 404 webhook_not_found, and so is a second delete", async () => {
+  it("deletes the endpoint and its queued deliveries: then it is 404 webhook_not_found, and so is a second delete", async () => {
     const webhook = await create();
+    expect((await call("POST", `/v1/webhooks/${webhook.id}/test`)).status).toBe(202);
     expect(await call("DELETE", `/v1/webhooks/${webhook.id}`)).toMatchObject({ status: 200, json: { id: webhook.id, deleted: true } });
+    expect(await server.db.selectFrom("webhook_deliveries").select("event_id").where("webhook_id", "=", webhook.id).execute()).toEqual([]);
     notFound(await call("GET", `/v1/webhooks/${webhook.id}`), webhook.id);
     notFound(await call("DELETE", `/v1/webhooks/${webhook.id}`), webhook.id);
   });
@@ -313,6 +325,14 @@ describe("POST /v1/webhooks/{id}/rotate-secret", () => {
     expect(row.previous_secret_until!.getTime()).toBeGreaterThanOrEqual(before + DAY_MS - 5_000);
     expect(row.previous_secret_until!.getTime()).toBeLessThanOrEqual(after + DAY_MS + 5_000);
     expect((await call("GET", `/v1/webhooks/${webhook.id}`)).json).not.toHaveProperty("secret");
+  });
+
+  it("keeps one previous secret: rotating again within 24 h retires the first", async () => {
+    const webhook = await create();
+    const second = (await call("POST", `/v1/webhooks/${webhook.id}/rotate-secret`)).json.secret;
+    const third = (await call("POST", `/v1/webhooks/${webhook.id}/rotate-secret`)).json.secret;
+    const row = await storedRow(webhook.id);
+    expect([box.open(row.secret_sealed), box.open(row.previous_secret_sealed!)]).toEqual([third, second]);
   });
 });
 
@@ -402,6 +422,10 @@ describe("the tenant wall", () => {
       ["GET", `/v1/webhooks/${webhook.id}/attempts`],
     ];
     for (const [method, path, body] of calls) notFound(await call(method, path, body, other.apiKey), webhook.id);
+    // Found first: a foreign id is 404 even with a refused URL, and no host is looked up for it.
+    const asked = dns.questions().length;
+    notFound(await call("PATCH", `/v1/webhooks/${webhook.id}`, { url: `http://${names.loopback}/hook` }, other.apiKey), webhook.id);
+    expect(dns.questions().length).toBe(asked);
     const listed = await call("GET", "/v1/webhooks?limit=100", undefined, other.apiKey);
     expect(listed.json.data.map((w: Created) => w.id)).not.toContain(webhook.id);
     expect(await storedRow(webhook.id)).toEqual(rowBefore);
