@@ -34,6 +34,14 @@ import { abuseRoute } from "./routes/meta/abuse.route";
 import { docsRoute, mountDocsAssets } from "./routes/meta/docs.route";
 import { openApiRoute } from "./routes/meta/openapi.route";
 import { streamInboxEventsRoute } from "./routes/stream/stream-inbox-events.route";
+import { createWebhookRoute } from "./routes/webhooks/create-webhook.route";
+import { deleteWebhookRoute } from "./routes/webhooks/delete-webhook.route";
+import { getWebhookRoute } from "./routes/webhooks/get-webhook.route";
+import { listWebhookAttemptsRoute } from "./routes/webhooks/list-webhook-attempts.route";
+import { listWebhooksRoute } from "./routes/webhooks/list-webhooks.route";
+import { rotateWebhookSecretRoute } from "./routes/webhooks/rotate-webhook-secret.route";
+import { testWebhookRoute } from "./routes/webhooks/test-webhook.route";
+import { updateWebhookRoute } from "./routes/webhooks/update-webhook.route";
 import { ArrivalChecks } from "./waits/arrival-checks";
 
 /** Everything the api service adds to the HTTP listener: public routes, then admin routes. */
@@ -65,6 +73,14 @@ export function apiHttpContributions(deps: ApiDeps): HttpContribution[] {
         getDomainRoute(deps),
         verifyDomainRoute(deps),
         deleteDomainRoute(deps),
+        createWebhookRoute(deps),
+        listWebhooksRoute(deps),
+        getWebhookRoute(deps),
+        updateWebhookRoute(deps),
+        deleteWebhookRoute(deps),
+        rotateWebhookSecretRoute(deps),
+        testWebhookRoute(deps),
+        listWebhookAttemptsRoute(deps),
       ],
     },
     {

@@ -26,9 +26,9 @@ export class EncodedJson<T> {
   }
 }
 
-/** The JSON replies (status and body, as a value or already encoded) an operation declares for 200 and 201. */
+/** The JSON replies (status and body, as a value or already encoded) an operation declares for 200, 201 and 202. */
 export type ReplyOf<O> = O extends { responses: infer R }
-  ? { [S in keyof R & (200 | 201)]: { status: S; body: JsonOf<R[S]> | EncodedJson<JsonOf<R[S]>>; headers?: Record<string, string> } }[keyof R & (200 | 201)]
+  ? { [S in keyof R & (200 | 201 | 202)]: { status: S; body: JsonOf<R[S]> | EncodedJson<JsonOf<R[S]>>; headers?: Record<string, string> } }[keyof R & (200 | 201 | 202)]
   : never;
 
 export interface OpenRouteContext<O> {

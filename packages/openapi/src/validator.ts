@@ -1,6 +1,6 @@
 import Ajv2020, { type ErrorObject, type ValidateFunction } from "ajv/dist/2020";
 import addFormats from "ajv-formats";
-import { MailstopError } from "@mailstop/core";
+import { type ErrorDetails, MailstopError } from "@mailstop/core";
 import type { OpenApiDocument } from "./document";
 import { escapePointer, listOperations, type OperationSpec } from "./operations";
 
@@ -102,11 +102,14 @@ function issuesOf(errors: ErrorObject[] | null | undefined, location: Validation
   });
 }
 
-/** Throws `invalid_request` listing every issue (docs/api.md "Validation failures"). */
-export function invalidRequest(issues: ValidationIssue[], reason?: string): never {
+/**
+ * Throws `invalid_request` listing every issue (docs/api.md "Validation failures"); `details`
+ * adds keys beside `errors` (a refused webhook URL's `reason`).
+ */
+export function invalidRequest(issues: ValidationIssue[], reason?: string, details?: ErrorDetails): never {
   const first = issues[0];
   throw new MailstopError("invalid_request", reason ?? (first ? `${first.in} ${first.path} ${first.message}` : "The request is invalid."), {
-    details: { errors: issues },
+    details: { ...details, errors: issues },
   });
 }
 

@@ -5,7 +5,7 @@ type Dns2Packet = {
   answers: Record<string, unknown>[];
 };
 type Dns2Module = {
-  Packet: { TYPE: Record<"TXT" | "MX", number>; CLASS: { IN: number }; createResponseFromRequest(request: Dns2Packet): Dns2Packet };
+  Packet: { TYPE: Record<"A" | "AAAA" | "TXT" | "MX", number>; CLASS: { IN: number }; createResponseFromRequest(request: Dns2Packet): Dns2Packet };
   createServer(options: { udp: boolean; handle: (request: Dns2Packet, send: (response: Dns2Packet) => void) => void }): {
     listen(options: { udp: { port: number; address: string; type: "udp4" } }): Promise<unknown>;
     addresses(): { udp: { port: number } };
@@ -14,6 +14,10 @@ type Dns2Module = {
 };
 
 export interface DnsZone {
+  /** IPv4 addresses, dotted. */
+  a?: string[];
+  /** IPv6 addresses, written out in hex groups (`::ffff:7f00:1`, not `::ffff:127.0.0.1`: dns2 encodes only hex). */
+  aaaa?: string[];
   txt?: string[];
   mx?: { exchange: string; priority: number }[];
   /** Never answer questions about this name: the resolver times out. */
@@ -32,6 +36,7 @@ export interface TestDns {
 }
 
 const NXDOMAIN = 3;
+const RECORD_TYPES = ["A", "AAAA", "TXT", "MX"] as const;
 
 /**
  * A real DNS server on loopback UDP (npm dns2) whose records a test publishes, withholds and
@@ -48,13 +53,16 @@ export async function startTestDns(): Promise<TestDns> {
       const response = Packet.createResponseFromRequest(request);
       const question = request.questions[0]!;
       const name = question.name.toLowerCase().replace(/\.$/, "");
-      const type = question.type === Packet.TYPE.TXT ? "TXT" : question.type === Packet.TYPE.MX ? "MX" : String(question.type);
+      const type = RECORD_TYPES.find((known) => Packet.TYPE[known] === question.type) ?? String(question.type);
       asked.push(`${type} ${name}`);
       const zone = zones.get(name);
       if (zone?.silent) return;
+      const answer = (fields: Record<string, unknown>) => response.answers.push({ name: question.name, type: question.type, class: Packet.CLASS.IN, ttl: 1, ...fields });
       if (zone === undefined) response.header.rcode = NXDOMAIN;
-      else if (type === "TXT") for (const data of zone.txt ?? []) response.answers.push({ name: question.name, type: Packet.TYPE.TXT, class: Packet.CLASS.IN, ttl: 1, data });
-      else if (type === "MX") for (const mx of zone.mx ?? []) response.answers.push({ name: question.name, type: Packet.TYPE.MX, class: Packet.CLASS.IN, ttl: 1, ...mx });
+      else if (type === "A") for (const address of zone.a ?? []) answer({ address });
+      else if (type === "AAAA") for (const address of zone.aaaa ?? []) answer({ address });
+      else if (type === "TXT") for (const data of zone.txt ?? []) answer({ data });
+      else if (type === "MX") for (const mx of zone.mx ?? []) answer({ ...mx });
       send(response);
     },
   });

@@ -20,6 +20,14 @@ export async function rawRequest(
   return { status: response.status, headers: response.headers, json, text };
 }
 
+/** A raw call with an API key, and a JSON body when one is given. */
+export function keyRequest(baseUrl: string, apiKey: string, method: string, path: string, body?: unknown): ReturnType<typeof rawRequest> {
+  return rawRequest(baseUrl, method, path, {
+    headers: { authorization: `Bearer ${apiKey}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+}
+
 /** Asserts the error envelope (docs/api.md "Errors") and returns its `error` object. */
 export function expectError(
   outcome: { status: number; json: any },

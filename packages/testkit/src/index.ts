@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 export { startTestServer, freePort, uniqueProjectKey, uniqueTag, uniqueRunId, uniqueDomain, TEST_ADMIN_TOKEN, TEST_SECRETS_KEY, type TestServer, type TestProject } from "./test-server";
-export { rawRequest, expectError } from "./http";
+export { rawRequest, keyRequest, expectError } from "./http";
 export { createFreshDatabase, dropDatabase } from "./databases";
 export { runDatabaseUrl, runRedisPrefix, runRedisUrl, runServerUrl, withDatabase } from "./engines";
 import { runRedisPrefix } from "./engines";

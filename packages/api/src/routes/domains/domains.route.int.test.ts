@@ -4,7 +4,7 @@ import {
   type TestProject,
   type TestServer,
   expectError,
-  rawRequest,
+  keyRequest,
   smtpTransport,
   startTestDns,
   startTestServer,
@@ -27,11 +27,7 @@ afterAll(async () => {
   await dns?.stop();
 });
 
-const call = (method: string, path: string, body?: unknown, apiKey = project.apiKey) =>
-  rawRequest(server.url, method, path, {
-    headers: { authorization: `Bearer ${apiKey}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
+const call = (method: string, path: string, body?: unknown, apiKey = project.apiKey) => keyRequest(server.url, apiKey, method, path, body);
 
 async function claim(domain: string, owner = project) {
   const response = await call("POST", "/v1/domains", { domain }, owner.apiKey);

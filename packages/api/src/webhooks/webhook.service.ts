@@ -1,0 +1,86 @@
+import { MailstopError, isId, newId } from "@mailstop/core";
+import { type Db, type Webhook, findWebhook, insertWebhook, raiseWebhookEvent, rotateWebhookSecret, updateWebhook } from "@mailstop/db";
+import { type PublicComponents, invalidRequest } from "@mailstop/openapi";
+import { BlockedTarget, type SecretBox, type TargetGuard, newWebhookSecret } from "@mailstop/webhooks";
+import type { ApiDeps } from "../deps";
+import { eventBody } from "./event-body";
+
+type CreateWebhookRequest = PublicComponents["schemas"]["CreateWebhookRequest"];
+type UpdateWebhookRequest = PublicComponents["schemas"]["UpdateWebhookRequest"];
+
+/** How long the secret before a rotation keeps signing beside the new one. */
+export const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
+
+export const webhookNotFound = (reference: string) =>
+  new MailstopError("webhook_not_found", `No webhook ${reference} on this project.`, { details: { webhook_id: reference } });
+
+/** The project's endpoint with that id, or `webhook_not_found` (also for another project's). */
+export async function requireWebhook(db: Db, projectId: string, id: string): Promise<Webhook> {
+  const webhook = isId("webhook", id) ? await findWebhook(db, projectId, id) : null;
+  if (webhook === null) throw webhookNotFound(id);
+  return webhook;
+}
+
+/**
+ * Refuses a URL deliveries could not be made to: 400 `invalid_request` at `/url` with
+ * `details.reason` `unsupported_scheme`, or `blocked_address` for a host that resolves to a
+ * refused address or to none (nothing checked can be reached). Delivery checks again.
+ */
+async function checkTarget(targets: TargetGuard, url: string): Promise<void> {
+  if (!URL.canParse(url)) invalidRequest([{ in: "body", path: "/url", message: "is not a URL" }]);
+  try {
+    await targets.resolve(url);
+  } catch (error) {
+    if (!(error instanceof BlockedTarget)) throw error;
+    const reason = error.reason === "unsupported_scheme" ? "unsupported_scheme" : "blocked_address";
+    invalidRequest([{ in: "body", path: "/url", message: error.message }], `Webhooks may not target this URL: ${error.message}.`, { reason });
+  }
+}
+
+/** Registers an endpoint; its secret is returned in clear here and stored only sealed. */
+export async function createWebhook(db: Db, tools: ApiDeps["webhooks"], projectId: string, request: CreateWebhookRequest): Promise<{ webhook: Webhook; secret: string }> {
+  await checkTarget(tools.targets, request.url);
+  const secret = newWebhookSecret();
+  const webhook = await insertWebhook(db, {
+    id: newId("webhook"),
+    projectId,
+    url: request.url,
+    events: request.events,
+    description: request.description ?? null,
+    secretSealed: tools.secrets.seal(secret),
+  });
+  return { webhook, secret };
+}
+
+/** Applies a PATCH; a new URL passes the guard first. */
+export async function patchWebhook(db: Db, targets: TargetGuard, projectId: string, id: string, patch: UpdateWebhookRequest): Promise<Webhook> {
+  await requireWebhook(db, projectId, id);
+  if (patch.url !== undefined) await checkTarget(targets, patch.url);
+  // Deleted since it was found.
+  return (await updateWebhook(db, projectId, id, patch)) ?? notFound(id);
+}
+
+/** A new signing secret; the current one keeps signing beside it for {@link SECRET_OVERLAP_MS}. */
+export async function rotateSecret(db: Db, secrets: SecretBox, projectId: string, id: string): Promise<{ webhook: Webhook; secret: string }> {
+  const webhook = await requireWebhook(db, projectId, id);
+  const secret = newWebhookSecret();
+  const rotated = await rotateWebhookSecret(db, projectId, webhook.id, secrets.seal(secret), new Date(Date.now() + SECRET_OVERLAP_MS));
+  return { webhook: rotated ?? notFound(id), secret };
+}
+
+/**
+ * Queues a `webhook.test` event to this endpoint alone, subscribed or not, enabled or not (a
+ * user checks a receiver they just fixed before enabling it again); returns its event id.
+ */
+export async function queueTestEvent(db: Db, projectId: string, id: string): Promise<string> {
+  const webhook = await requireWebhook(db, projectId, id);
+  const eventId = newId("webhookEvent");
+  const body = eventBody("webhook.test", { webhook_id: webhook.id, url: webhook.url }, new Date());
+  const raised = await raiseWebhookEvent(db, { projectId, eventId, type: "webhook.test", body, onlyWebhookId: webhook.id });
+  if (raised.length === 0) notFound(id);
+  return eventId;
+}
+
+function notFound(id: string): never {
+  throw webhookNotFound(id);
+}
