@@ -27,8 +27,12 @@ export interface DnsZone {
 export interface TestDns {
   /** `127.0.0.1:<port>`, for MAILSTOP_DNS_SERVERS. */
   server: string;
-  /** Publishes (replacing) the records of one name; unknown names answer NXDOMAIN. */
-  set(name: string, zone: DnsZone): void;
+  /**
+   * Publishes (replacing) the records of one name; unknown names answer NXDOMAIN. A function is
+   * asked at every question, with its type (`A`, `AAAA`, `TXT`, `MX`): a name whose answer
+   * changes from one lookup to the next.
+   */
+  set(name: string, zone: DnsZone | ((type: string) => DnsZone)): void;
   remove(name: string): void;
   /** Questions asked so far, as `TYPE name`. */
   questions(): string[];
@@ -45,7 +49,7 @@ const RECORD_TYPES = ["A", "AAAA", "TXT", "MX"] as const;
 export async function startTestDns(): Promise<TestDns> {
   const dns2 = require("dns2") as Dns2Module;
   const { Packet } = dns2;
-  const zones = new Map<string, DnsZone>();
+  const zones = new Map<string, DnsZone | ((type: string) => DnsZone)>();
   const asked: string[] = [];
   const server = dns2.createServer({
     udp: true,
@@ -55,7 +59,8 @@ export async function startTestDns(): Promise<TestDns> {
       const name = question.name.toLowerCase().replace(/\.$/, "");
       const type = RECORD_TYPES.find((known) => Packet.TYPE[known] === question.type) ?? String(question.type);
       asked.push(`${type} ${name}`);
-      const zone = zones.get(name);
+      const published = zones.get(name);
+      const zone = typeof published === "function" ? published(type) : published;
       if (zone?.silent) return;
       const answer = (fields: Record<string, unknown>) => response.answers.push({ name: question.name, type: question.type, class: Packet.CLASS.IN, ttl: 1, ...fields });
       if (zone === undefined) response.header.rcode = NXDOMAIN;

@@ -72,10 +72,13 @@ export class TargetGuard {
       throw new BlockedTarget("unsupported_scheme", `${url.protocol.slice(0, -1)} is not allowed here; use ${this.schemes.map((s) => s.slice(0, -1)).join(" or ")}`);
     }
     const host = url.hostname.replace(/^\[|\]$/g, "");
-    const addresses = ipaddr.isValid(host) ? [host] : await this.addressesOf(host);
+    const literal = ipaddr.isValid(host);
+    const addresses = literal ? [host] : await this.addressesOf(host);
     if (addresses.length === 0) throw new BlockedTarget("unresolvable", `${host} has no address`);
     const refused = addresses.find((address) => !isAllowedAddress(address, this.allow));
-    if (refused !== undefined) throw new BlockedTarget("blocked_address", `${host} resolves to ${refused}, which webhooks may not reach`);
+    if (refused !== undefined) {
+      throw new BlockedTarget("blocked_address", `${literal ? host : `${host} resolves to ${refused}, which`} is an address webhooks may not reach`);
+    }
     const address = addresses[0]!;
     return { url, address, family: ipaddr.parse(address).kind() === "ipv6" ? 6 : 4 };
   }
