@@ -6,6 +6,7 @@ import { postgresCases } from "./postgres";
 import { pubsubCases } from "./pubsub";
 import { redisCases } from "./redis";
 import { sigtermCases } from "./sigterm";
+import { webhookCases } from "./webhooks";
 
 /** Every case, in the table's order. */
 export const ALL_CASES: readonly DrillCase[] = [
@@ -16,6 +17,7 @@ export const ALL_CASES: readonly DrillCase[] = [
   ...pubsubCases,
   ...sigtermCases,
   ...badInputCases,
+  ...webhookCases,
 ];
 
 export const DRILL_IDS = [...new Set(ALL_CASES.map((c) => c.id))];
