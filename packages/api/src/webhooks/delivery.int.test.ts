@@ -253,6 +253,29 @@ describe("the guard at delivery", () => {
     expect(hook.received).toHaveLength(0);
   });
 
+  // Every refused range of the guard's list, at delivery: each name resolved to the allowed
+  // receiver when the endpoint was saved, and now answers only the refused address.
+  it.each([
+    ["127.0.0.1", { a: ["127.0.0.1"] }],
+    ["::1", { aaaa: ["::1"] }],
+    ["::ffff:127.0.0.1", { aaaa: ["::ffff:7f00:1"] }],
+    ["169.254.169.254", { a: ["169.254.169.254"] }],
+    ["10.0.0.1", { a: ["10.0.0.1"] }],
+    ["100.64.0.1", { a: ["100.64.0.1"] }],
+    ["fd00::1", { aaaa: ["fd00::1"] }],
+    ["an allowed and a refused address", { a: ["127.0.0.2", "10.0.0.1"] }],
+  ])("a name now resolving to %s: the attempt fails blocked_address and nothing is sent", async (_what, zone) => {
+    const hook = await receiver();
+    const name = `hook.${uniqueDomain("moved")}`;
+    dns.set(name, { a: ["127.0.0.2"] });
+    const { id } = await endpoint(`http://${name}:${new URL(hook.origin).port}/`, ["domain.verified"]);
+    dns.set(name, zone);
+    await server.request("POST", `/v1/webhooks/${id}/test`);
+    const [first] = await loggedAttempts(id, 1);
+    expect(first).toMatchObject({ status: "failed", response_status: null, error: "blocked_address" });
+    expect(hook.received).toHaveLength(0);
+  });
+
   it("a name whose answer changes at every lookup: each attempt resolves once and connects to the address it checked", async () => {
     const hook = await receiver();
     // On the same port, so only the address decides which of the two a connection reaches.
