@@ -2,7 +2,14 @@
 export interface AuthContext {
   key: { id: string; environment: "test" | "live"; expiresAt: Date | null };
   scopes: readonly string[];
-  project: { id: string; key: string; region: "us" | "eu"; maxConcurrentWaits: number };
+  project: {
+    id: string;
+    key: string;
+    region: "us" | "eu";
+    maxConcurrentWaits: number;
+    /** Requests per second per key, by class; null: the server's default. */
+    rateLimits: { read: number | null; write: number | null };
+  };
   organisation: { id: string; organisationLimits: boolean };
   /** Set when the caller presented a stream token instead of a key: the one inbox it opens. */
   streamToken?: { inbox: { id: string; address: string }; expiresAt: Date };

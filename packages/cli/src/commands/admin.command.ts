@@ -11,6 +11,9 @@ const int = (value: string) => {
   if (!/^\d+$/.test(value)) throw new Error(`expected a whole number, got ${value}`);
   return Number(value);
 };
+/** A limit: a whole number, or `none` to remove it (null). */
+const limit = (value: string) => (value === "none" ? null : int(value));
+const shown = (value: number | null) => (value === null ? "none" : String(value));
 
 /** A failed admin call: printed as `code: reason` on stderr by the entry point. */
 export class AdminCallError extends Error {}
@@ -76,14 +79,22 @@ export function adminCommand(loadConfig: () => Config): Command {
     .command("update-organisation <id>")
     .option("--suspended <bool>", "true or false", bool)
     .option("--organisation-limits <bool>", "true or false", bool)
+    .option("--monthly-messages <n|none>", "messages per calendar month over every project (organisation limits)", limit)
+    .option("--storage-bytes <n|none>", "bytes stored over every project (organisation limits)", limit)
     .addOption(jsonOption())
-    .action((id: string, o) =>
-      show(
-        client().PATCH("/admin/v1/organisations/{id}", { params: { path: { id } }, body: { suspended: o.suspended, organisation_limits: o.organisationLimits } }),
+    .action((id: string, o) => {
+      const limits = { monthly_messages: o.monthlyMessages, storage_bytes: o.storageBytes };
+      return show(
+        client().PATCH("/admin/v1/organisations/{id}", {
+          params: { path: { id } },
+          body: { suspended: o.suspended, organisation_limits: o.organisationLimits, ...(Object.values(limits).some((v) => v !== undefined) ? { limits } : {}) },
+        }),
         o.json === true,
-        (d) => `organisation ${d.id}: suspended ${d.suspended}, organisation limits ${d.organisation_limits}`,
-      ),
-    );
+        (d) =>
+          `organisation ${d.id}: suspended ${d.suspended}, organisation limits ${d.organisation_limits}, ` +
+          `monthly_messages ${shown(d.limits.monthly_messages)}, storage_bytes ${shown(d.limits.storage_bytes)}`,
+      );
+    });
 
   admin
     .command("create-project")
@@ -98,16 +109,29 @@ export function adminCommand(loadConfig: () => Config): Command {
   admin
     .command("update-project <id>")
     .option("--max-concurrent-waits <n>", "blocking waits in flight per project", int)
-    .option("--ingest-ceiling <n>", "messages accepted per billing period", int)
+    .option("--ingest-ceiling <n|none>", "messages accepted per billing period", limit)
+    .option("--monthly-messages <n|none>", "messages per calendar month before reads answer quota_exceeded", limit)
+    .option("--rate-limit-read <n|none>", "read requests per second per key (none: the server's default)", limit)
+    .option("--rate-limit-write <n|none>", "write requests per second per key (none: the server's default)", limit)
     .addOption(jsonOption())
     .action((id: string, o) =>
       show(
         client().PATCH("/admin/v1/projects/{id}", {
           params: { path: { id } },
-          body: { limits: { max_concurrent_waits: o.maxConcurrentWaits, ingest_ceiling: o.ingestCeiling } },
+          body: {
+            limits: {
+              max_concurrent_waits: o.maxConcurrentWaits,
+              ingest_ceiling: o.ingestCeiling,
+              monthly_messages: o.monthlyMessages,
+              rate_limit_read: o.rateLimitRead,
+              rate_limit_write: o.rateLimitWrite,
+            },
+          },
         }),
         o.json === true,
-        (d) => `project ${d.id}: max_concurrent_waits ${d.limits.max_concurrent_waits}, ingest_ceiling ${d.limits.ingest_ceiling ?? "none"}`,
+        (d) =>
+          `project ${d.id}: max_concurrent_waits ${d.limits.max_concurrent_waits}, ingest_ceiling ${shown(d.limits.ingest_ceiling)}, ` +
+          `monthly_messages ${shown(d.limits.monthly_messages)}, rate_limit_read ${shown(d.limits.rate_limit_read)}, rate_limit_write ${shown(d.limits.rate_limit_write)}`,
       ),
     );
 

@@ -9,6 +9,7 @@ import * as bodiesInRows from "./2026_11_23_000200_bodies_in_rows";
 import * as createAcceptedTransactions from "./2026_11_24_000100_create_accepted_transactions";
 import * as domainChecks from "./2026_11_25_000100_domain_checks";
 import * as createWebhooks from "./2026_11_25_000200_create_webhooks";
+import * as usageLimits from "./2026_11_26_000100_usage_limits";
 
 /**
  * Every migration, in order. A static index (not a folder scan) so bundlers and the
@@ -25,4 +26,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   "2026_11_24_000100_create_accepted_transactions": createAcceptedTransactions,
   "2026_11_25_000100_domain_checks": domainChecks,
   "2026_11_25_000200_create_webhooks": createWebhooks,
+  "2026_11_26_000100_usage_limits": usageLimits,
 };

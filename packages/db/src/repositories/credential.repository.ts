@@ -10,7 +10,14 @@ export interface ApiKeyRecord {
   scopes: string[];
   expiresAt: Date | null;
   revokedAt: Date | null;
-  project: { id: string; key: string; region: "us" | "eu"; maxConcurrentWaits: number };
+  project: {
+    id: string;
+    key: string;
+    region: "us" | "eu";
+    maxConcurrentWaits: number;
+    /** Requests per second per key, by class; null: the server's default. */
+    rateLimits: { read: number | null; write: number | null };
+  };
   organisation: { id: string; suspended: boolean; organisationLimits: boolean };
 }
 
@@ -43,6 +50,8 @@ export const API_KEY_RECORD_COLUMNS = [
   "p.key as project_key",
   "p.region",
   "p.max_concurrent_waits",
+  "p.rate_limit_read",
+  "p.rate_limit_write",
   "o.id as organisation_id",
   "o.suspended",
   "o.organisation_limits",
@@ -59,6 +68,8 @@ interface ApiKeyRow {
   project_key: string;
   region: "us" | "eu";
   max_concurrent_waits: number;
+  rate_limit_read: number | null;
+  rate_limit_write: number | null;
   organisation_id: string;
   suspended: boolean;
   organisation_limits: boolean;
@@ -72,7 +83,13 @@ export function toApiKeyRecord(row: ApiKeyRow): ApiKeyRecord {
     scopes: row.scopes,
     expiresAt: row.expires_at,
     revokedAt: row.revoked_at,
-    project: { id: row.project_id, key: row.project_key, region: row.region, maxConcurrentWaits: row.max_concurrent_waits },
+    project: {
+      id: row.project_id,
+      key: row.project_key,
+      region: row.region,
+      maxConcurrentWaits: row.max_concurrent_waits,
+      rateLimits: { read: row.rate_limit_read, write: row.rate_limit_write },
+    },
     organisation: { id: row.organisation_id, suspended: row.suspended, organisationLimits: row.organisation_limits },
   };
 }

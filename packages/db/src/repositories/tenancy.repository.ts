@@ -5,6 +5,22 @@ export interface Organisation {
   name: string;
   suspended: boolean;
   organisationLimits: boolean;
+  /** Summed over the organisation's projects; they apply while `organisationLimits` is on. Null: none. */
+  limits: OrganisationLimits;
+}
+
+export interface OrganisationLimits {
+  monthlyMessages: number | null;
+  storageBytes: number | null;
+}
+
+export interface ProjectLimits {
+  maxConcurrentWaits: number;
+  ingestCeiling: number | null;
+  monthlyMessages: number | null;
+  /** Requests per second per key; null: the server's default for the class. */
+  rateLimitRead: number | null;
+  rateLimitWrite: number | null;
 }
 
 export interface Project {
@@ -12,7 +28,27 @@ export interface Project {
   key: string;
   organisationId: string;
   region: "us" | "eu";
-  limits: { maxConcurrentWaits: number; ingestCeiling: number | null };
+  limits: ProjectLimits;
+}
+
+/** int8 columns come back from pg as strings (to keep precision); limits fit a number. */
+const bigintOrNull = (value: string | number | null): number | null => (value === null ? null : Number(value));
+
+function toOrganisation(row: {
+  id: string;
+  name: string;
+  suspended: boolean;
+  organisation_limits: boolean;
+  monthly_messages: string | null;
+  storage_bytes: string | null;
+}): Organisation {
+  return {
+    id: row.id,
+    name: row.name,
+    suspended: row.suspended,
+    organisationLimits: row.organisation_limits,
+    limits: { monthlyMessages: bigintOrNull(row.monthly_messages), storageBytes: bigintOrNull(row.storage_bytes) },
+  };
 }
 
 export async function insertOrganisation(db: Db, input: { id: string; name: string; organisationLimits?: boolean }): Promise<Organisation> {
@@ -21,24 +57,26 @@ export async function insertOrganisation(db: Db, input: { id: string; name: stri
     .values({ id: input.id, name: input.name, organisation_limits: input.organisationLimits ?? false })
     .returningAll()
     .executeTakeFirstOrThrow();
-  return { id: row.id, name: row.name, suspended: row.suspended, organisationLimits: row.organisation_limits };
+  return toOrganisation(row);
 }
 
 export async function updateOrganisation(
   db: Db,
   id: string,
-  patch: { suspended?: boolean; organisationLimits?: boolean },
+  patch: { suspended?: boolean; organisationLimits?: boolean; limits?: Partial<OrganisationLimits> },
 ): Promise<Organisation | null> {
-  const row = await db
-    .updateTable("organisations")
-    .set({
-      ...(patch.suspended === undefined ? {} : { suspended: patch.suspended }),
-      ...(patch.organisationLimits === undefined ? {} : { organisation_limits: patch.organisationLimits }),
-    })
-    .where("id", "=", id)
-    .returningAll()
-    .executeTakeFirst();
-  return row ? { id: row.id, name: row.name, suspended: row.suspended, organisationLimits: row.organisation_limits } : null;
+  const set = {
+    ...(patch.suspended === undefined ? {} : { suspended: patch.suspended }),
+    ...(patch.organisationLimits === undefined ? {} : { organisation_limits: patch.organisationLimits }),
+    ...(patch.limits?.monthlyMessages === undefined ? {} : { monthly_messages: patch.limits.monthlyMessages }),
+    ...(patch.limits?.storageBytes === undefined ? {} : { storage_bytes: patch.limits.storageBytes }),
+  };
+  const query =
+    Object.keys(set).length === 0
+      ? db.selectFrom("organisations").selectAll().where("id", "=", id)
+      : db.updateTable("organisations").set(set).where("id", "=", id).returningAll();
+  const row = await query.executeTakeFirst();
+  return row ? toOrganisation(row) : null;
 }
 
 export async function organisationExists(db: Db, id: string): Promise<boolean> {
@@ -50,7 +88,17 @@ export async function isEmptyInstallation(db: Db): Promise<boolean> {
   return (await db.selectFrom("organisations").select("id").limit(1).executeTakeFirst()) === undefined;
 }
 
-const PROJECT_COLUMNS = ["id", "key", "organisation_id", "region", "max_concurrent_waits", "ingest_ceiling"] as const;
+const PROJECT_COLUMNS = [
+  "id",
+  "key",
+  "organisation_id",
+  "region",
+  "max_concurrent_waits",
+  "ingest_ceiling",
+  "monthly_messages",
+  "rate_limit_read",
+  "rate_limit_write",
+] as const;
 
 function toProject(row: {
   id: string;
@@ -59,13 +107,22 @@ function toProject(row: {
   region: "us" | "eu";
   max_concurrent_waits: number;
   ingest_ceiling: string | null;
+  monthly_messages: string | null;
+  rate_limit_read: number | null;
+  rate_limit_write: number | null;
 }): Project {
   return {
     id: row.id,
     key: row.key,
     organisationId: row.organisation_id,
     region: row.region,
-    limits: { maxConcurrentWaits: row.max_concurrent_waits, ingestCeiling: row.ingest_ceiling === null ? null : Number(row.ingest_ceiling) },
+    limits: {
+      maxConcurrentWaits: row.max_concurrent_waits,
+      ingestCeiling: bigintOrNull(row.ingest_ceiling),
+      monthlyMessages: bigintOrNull(row.monthly_messages),
+      rateLimitRead: row.rate_limit_read,
+      rateLimitWrite: row.rate_limit_write,
+    },
   };
 }
 
@@ -82,11 +139,14 @@ export async function insertProject(db: Db, input: { id: string; organisationId:
 export async function updateProjectLimits(
   db: Db,
   id: string,
-  limits: { maxConcurrentWaits?: number; ingestCeiling?: number | null },
+  limits: Partial<ProjectLimits>,
 ): Promise<Project | null> {
   const set = {
     ...(limits.maxConcurrentWaits === undefined ? {} : { max_concurrent_waits: limits.maxConcurrentWaits }),
     ...(limits.ingestCeiling === undefined ? {} : { ingest_ceiling: limits.ingestCeiling }),
+    ...(limits.monthlyMessages === undefined ? {} : { monthly_messages: limits.monthlyMessages }),
+    ...(limits.rateLimitRead === undefined ? {} : { rate_limit_read: limits.rateLimitRead }),
+    ...(limits.rateLimitWrite === undefined ? {} : { rate_limit_write: limits.rateLimitWrite }),
   };
   const query =
     Object.keys(set).length === 0

@@ -7,6 +7,9 @@ export interface OrganisationsTable {
   name: string;
   suspended: Generated<boolean>;
   organisation_limits: Generated<boolean>;
+  // int8 comes back as a string; null: no limit.
+  monthly_messages: ColumnType<string | null, number | null | undefined, number | null>;
+  storage_bytes: ColumnType<string | null, number | null | undefined, number | null>;
   created_at: CreatedAt;
 }
 
@@ -18,6 +21,10 @@ export interface ProjectsTable {
   max_concurrent_waits: Generated<number>;
   // pg returns int8 as a string to keep precision.
   ingest_ceiling: ColumnType<string | null, number | null | undefined, number | null>;
+  monthly_messages: ColumnType<string | null, number | null | undefined, number | null>;
+  /** Requests per second per key, per class; null: the server's default. */
+  rate_limit_read: ColumnType<number | null, number | null | undefined, number | null>;
+  rate_limit_write: ColumnType<number | null, number | null | undefined, number | null>;
   created_at: CreatedAt;
 }
 

@@ -49,7 +49,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Suspend or reinstate an organisation, or switch its organisation limits. */
+        /** Suspend or reinstate an organisation, switch its organisation limits, or set them. */
         patch: operations["updateOrganisation"];
         trace?: never;
     };
@@ -179,6 +179,10 @@ export interface components {
             name: string;
             suspended: boolean;
             organisation_limits: boolean;
+            limits: {
+                monthly_messages: number | null;
+                storage_bytes: number | null;
+            };
         };
         Project: {
             id: string;
@@ -190,6 +194,9 @@ export interface components {
             limits: {
                 max_concurrent_waits: number;
                 ingest_ceiling: number | null;
+                monthly_messages: number | null;
+                rate_limit_read: number | null;
+                rate_limit_write: number | null;
             };
         };
         ApiKey: {
@@ -318,6 +325,11 @@ export interface operations {
                 "application/json": {
                     suspended?: boolean;
                     organisation_limits?: boolean;
+                    /** @description Limits summed over the organisation's projects, applied while organisation_limits is on; null removes one. */
+                    limits?: {
+                        monthly_messages?: number | null;
+                        storage_bytes?: number | null;
+                    };
                 };
             };
         };
@@ -382,6 +394,11 @@ export interface operations {
                     limits: {
                         max_concurrent_waits?: number;
                         ingest_ceiling?: number | null;
+                        monthly_messages?: number | null;
+                        /** @description Requests per second per key; null restores the server's default. */
+                        rate_limit_read?: number | null;
+                        /** @description Requests per second per key; null restores the server's default. */
+                        rate_limit_write?: number | null;
                     };
                 };
             };

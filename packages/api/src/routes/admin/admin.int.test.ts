@@ -181,7 +181,7 @@ describe("Admin API", () => {
     it("POST creates an organisation: 201 { id, name, suspended: false }", async () => {
       const outcome = await admin("POST", "/admin/v1/organisations", { name: "Acme Testing" });
       expect(outcome.status).toBe(201);
-      expect(outcome.json).toEqual({ id: expect.stringMatching(ID("org")), name: "Acme Testing", suspended: false, organisation_limits: false });
+      expect(outcome.json).toEqual({ id: expect.stringMatching(ID("org")), name: "Acme Testing", suspended: false, organisation_limits: false, limits: { monthly_messages: null, storage_bytes: null } });
       const limited = await admin("POST", "/admin/v1/organisations", { name: "Limited", organisation_limits: true });
       expect(limited.json.organisation_limits).toBe(true);
     });
@@ -197,11 +197,26 @@ describe("Admin API", () => {
       const created = await admin("POST", "/admin/v1/organisations", { name: "Patchable" });
       const suspended = await admin("PATCH", `/admin/v1/organisations/${created.json.id}`, { suspended: true });
       expect(suspended.status).toBe(200);
-      expect(suspended.json).toEqual({ id: created.json.id, name: "Patchable", suspended: true, organisation_limits: false });
+      expect(suspended.json).toEqual({ id: created.json.id, name: "Patchable", suspended: true, organisation_limits: false, limits: { monthly_messages: null, storage_bytes: null } });
       const limits = await admin("PATCH", `/admin/v1/organisations/${created.json.id}`, { organisation_limits: true });
-      expect(limits.json).toEqual({ id: created.json.id, name: "Patchable", suspended: true, organisation_limits: true });
+      expect(limits.json).toEqual({ id: created.json.id, name: "Patchable", suspended: true, organisation_limits: true, limits: { monthly_messages: null, storage_bytes: null } });
       const reinstated = await admin("PATCH", `/admin/v1/organisations/${created.json.id}`, { suspended: false });
       expect(reinstated.json.suspended).toBe(false);
+    });
+
+    it("PATCH sets, keeps and removes the organisation's limits, each on its own", async () => {
+      const created = await admin("POST", "/admin/v1/organisations", { name: "Metered" });
+      const path = `/admin/v1/organisations/${created.json.id}`;
+      const both = await admin("PATCH", path, { limits: { monthly_messages: 500, storage_bytes: 1_000_000 } });
+      expect(both.status).toBe(200);
+      expect(both.json.limits).toEqual({ monthly_messages: 500, storage_bytes: 1_000_000 });
+      expect((await admin("PATCH", path, { limits: { storage_bytes: null } })).json.limits).toEqual({ monthly_messages: 500, storage_bytes: null });
+      expect((await admin("PATCH", path, { suspended: false })).json.limits).toEqual({ monthly_messages: 500, storage_bytes: null });
+      expect((await admin("PATCH", path, {})).json).toEqual({ ...both.json, limits: { monthly_messages: 500, storage_bytes: null } });
+      for (const limits of [{ monthly_messages: -1 }, { storage_bytes: 1.5 }, { other: 1 }]) {
+        expectError(await admin("PATCH", path, { limits }), { status: 400, code: "invalid_request", retryable: false });
+      }
+      expect((await admin("PATCH", path, {})).json.limits).toEqual({ monthly_messages: 500, storage_bytes: null });
     });
 
     it("PATCH of an unknown organisation is 404 invalid_request", async () => {
@@ -261,19 +276,21 @@ describe("Admin API", () => {
 
     it("PATCH sets the limits and returns the project with them", async () => {
       const project = await bootstrap();
-      const outcome = await admin("PATCH", `/admin/v1/projects/${project.project_id}`, { limits: { max_concurrent_waits: 7, ingest_ceiling: 1000 } });
+      const set = { max_concurrent_waits: 7, ingest_ceiling: 1000, monthly_messages: 300, rate_limit_read: 20, rate_limit_write: 5 };
+      const outcome = await admin("PATCH", `/admin/v1/projects/${project.project_id}`, { limits: set });
       expect(outcome.status).toBe(200);
       expect(outcome.json).toEqual({
         id: project.project_id,
         key: project.project_key,
         organisation_id: project.organisation_id,
         region: "us",
-        limits: { max_concurrent_waits: 7, ingest_ceiling: 1000 },
+        limits: set,
       });
-      const partial = await admin("PATCH", `/admin/v1/projects/${project.project_id}`, { limits: { ingest_ceiling: null } });
-      expect(partial.json.limits).toEqual({ max_concurrent_waits: 7, ingest_ceiling: null });
+      const partial = await admin("PATCH", `/admin/v1/projects/${project.project_id}`, { limits: { ingest_ceiling: null, rate_limit_read: null } });
+      const left = { ...set, ingest_ceiling: null, rate_limit_read: null };
+      expect(partial.json.limits).toEqual(left);
       const unchanged = await admin("PATCH", `/admin/v1/projects/${project.project_id}`, { limits: {} });
-      expect(unchanged.json.limits).toEqual({ max_concurrent_waits: 7, ingest_ceiling: null });
+      expect(unchanged.json.limits).toEqual(left);
     });
 
     it("PATCH refuses a limit out of range with 400", async () => {
@@ -284,6 +301,14 @@ describe("Admin API", () => {
         retryable: false,
       });
       expect(error.details?.errors).toEqual([expect.objectContaining({ path: "/limits/max_concurrent_waits" })]);
+      for (const [field, value] of [["rate_limit_read", 0], ["rate_limit_write", 0], ["monthly_messages", -1]] as const) {
+        const refused = expectError(await admin("PATCH", `/admin/v1/projects/${project.project_id}`, { limits: { [field]: value } }), {
+          status: 400,
+          code: "invalid_request",
+          retryable: false,
+        });
+        expect(refused.details?.errors).toEqual([expect.objectContaining({ path: `/limits/${field}` })]);
+      }
     });
 
     it("PATCH of an unknown project is 404 project_not_found", async () => {
