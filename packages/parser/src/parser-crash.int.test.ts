@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { join } from "node:path";
 import { newId } from "@mailstop/core";
-import { type TestServer, eventually, freePort, runDatabaseUrl, runRedisUrl, smtpTransport, startTestS3, startTestServer, uniqueRedisPrefix, uniqueTag } from "@mailstop/testkit";
+import { TEST_SECRETS_KEY, type TestServer, eventually, freePort, runDatabaseUrl, runRedisUrl, smtpTransport, startTestS3, startTestServer, uniqueRedisPrefix, uniqueTag } from "@mailstop/testkit";
 
 const ROOT = join(__dirname, "../../..");
 const MESSAGES = 40;
@@ -63,7 +63,7 @@ describe("a parser killed with messages in flight", () => {
     });
     const project = await api.bootstrap();
     const { data: inbox } = await project.client.POST("/v1/inboxes", { body: { tag: uniqueTag("crash") } });
-    const parserEnv = { ...shared, DATABASE_URL: runDatabaseUrl(), MAILSTOP_LOG_LEVEL: "warn" };
+    const parserEnv = { ...shared, DATABASE_URL: runDatabaseUrl(), MAILSTOP_SECRETS_KEY: TEST_SECRETS_KEY, MAILSTOP_LOG_LEVEL: "warn" };
 
     // Every message accepted (250) while no parser runs: all of them are queued.
     const subjects = Array.from({ length: MESSAGES }, (_, i) => `Crash ${i} ${newId("message")}`);
