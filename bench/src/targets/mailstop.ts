@@ -132,6 +132,10 @@ export async function startMailstop(options: MailstopOptions): Promise<MailstopT
           // Outside `local`, STARTTLS is offered (a self-signed certificate), which the connect
           // scenario's STARTTLS row measures; the plain rows ignore it.
           MAILSTOP_ENVIRONMENT: "staging",
+          // The bench measures the server's throughput with one key, not its per-key rate limit
+          // (50 reads and 10 writes per second by default), which would cap every read scenario.
+          MAILSTOP_RATE_LIMIT_READ: "1000000",
+          MAILSTOP_RATE_LIMIT_WRITE: "1000000",
           BENCH_PROBE_PORT: String(ports.probe),
         },
       });

@@ -75,6 +75,10 @@ export async function startTarget(kind: TargetKind, engines: Engines, options: {
     // A killed parser's jobs come back when its claim lapses; 10 s instead of 30 keeps a
     // drill short while a busy two-core machine still renews claims in time.
     MAILSTOP_JOB_LOCK_MS: "10000",
+    // A drill checks every message of thousands with one key: it tests recovery, not the
+    // per-key rate limit (50 reads and 10 writes per second by default).
+    MAILSTOP_RATE_LIMIT_READ: "1000000",
+    MAILSTOP_RATE_LIMIT_WRITE: "1000000",
     ...(kind === "embedded"
       ? { MAILSTOP_DATA_DIR: join(engines.directory, `data-${run}`) }
       : {

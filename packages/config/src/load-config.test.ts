@@ -30,7 +30,16 @@ describe("loadConfig", () => {
       dataDir: "./.mailstop",
       smtp: { port: 2525, capturePort: 2587, capturePublicPort: 2587, maxMessageBytes: 26214400, simDelayMs: 5000 },
       stream: { heartbeatSeconds: 15, tokenTtlSeconds: 300, maxDurationSeconds: 3600 },
+      rateLimits: { read: 50, write: 10 },
     });
+  });
+
+  it("takes per-key rate limits per class, refusing anything but a positive whole number", () => {
+    expect(loadConfig({ MAILSTOP_RATE_LIMIT_READ: "200", MAILSTOP_RATE_LIMIT_WRITE: "3" }).rateLimits).toEqual({ read: 200, write: 3 });
+    expect(errorLines({ MAILSTOP_RATE_LIMIT_READ: "0", MAILSTOP_RATE_LIMIT_WRITE: "1.5" })).toEqual([
+      expect.stringMatching(/^invalid configuration: MAILSTOP_RATE_LIMIT_READ must be a positive integer/),
+      expect.stringMatching(/^invalid configuration: MAILSTOP_RATE_LIMIT_WRITE must be a positive integer/),
+    ]);
   });
 
   it("publishes the capture relay on its own port unless a published port is set", () => {

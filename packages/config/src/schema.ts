@@ -79,6 +79,16 @@ export const CONFIG_GROUPS = {
     MAILSTOP_WEBHOOK_RETRY_SCHEDULE: secondsList({ default: undefined, desc: "Seconds before each retry of a failed webhook delivery (default 5,300,1800,7200,18000,36000,36000: 8 attempts)." }),
     MAILSTOP_WEBHOOK_DISABLE_AFTER: positiveInt({ default: 10, desc: "Consecutive events that exhausted their attempts after which an endpoint is disabled (disabled_reason failing)." }),
   },
+  rateLimits: {
+    MAILSTOP_RATE_LIMIT_READ: positiveInt({
+      default: 50,
+      desc: "Requests per second each API key may make to read routes, in bursts of up to twice that; a project's rate_limit_read replaces it. Blocking waits are never limited.",
+    }),
+    MAILSTOP_RATE_LIMIT_WRITE: positiveInt({
+      default: 10,
+      desc: "Requests per second each API key may make to write routes, in bursts of up to twice that; a project's rate_limit_write replaces it.",
+    }),
+  },
   stream: {
     MAILSTOP_HEARTBEAT_S: positiveInt({
       default: 15,

@@ -149,8 +149,8 @@ describeWithTool("nginx", "startFleet: the split fleet behind nginx", () => {
 describeWithTool("nginx", "startFleet when a service cannot start", () => {
   it("fails with the failing child's own words, and leaves nothing running", async () => {
     const before = new Set(readdirSync(tmpdir()).filter((name) => name.startsWith("mailstop-fleet-")));
-    // No REDIS_URL, S3_ENDPOINT nor MAILSTOP_SECRETS_KEY: every service but the api refuses to
-    // start for an engine, the api for the key, each naming what it misses.
+    // No REDIS_URL, S3_ENDPOINT nor MAILSTOP_SECRETS_KEY: every service refuses to start for an
+    // engine (the api for Redis, where its rate limits live), each naming what it misses.
     const started = startFleet({ env: { DATABASE_URL: runDatabaseUrl() }, migrate: false, startTimeoutMs: 60_000 });
     await expect(started).rejects.toThrow(/(api|waiter|smtp-edge|parser) exited with code 1 while the fleet started:\nmailstop: \S+ failed to start: .*(REDIS_URL|S3_ENDPOINT|MAILSTOP_SECRETS_KEY)/);
     const after = readdirSync(tmpdir()).filter((name) => name.startsWith("mailstop-fleet-") && !before.has(name));

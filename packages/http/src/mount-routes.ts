@@ -4,6 +4,7 @@ import type { Db } from "@mailstop/db";
 import { type OpenApiDocument, buildValidators } from "@mailstop/openapi";
 import { authenticate, authenticateKeyOrStreamToken, bearerToken } from "./authenticate";
 import { rethrowBodyError } from "./json-body";
+import { type RateLimitSettings, rateLimitCheck } from "./rate-limit";
 import { requestIdOf } from "./request-id";
 import { EncodedJson, type RouteDefinition } from "./route";
 
@@ -18,6 +19,8 @@ export interface MountOptions {
   region: "us" | "eu";
   /** The operator token; admin routes are mounted only when it is set. */
   adminToken: string | null;
+  /** The per-key request buckets of the keyed routes (docs/decisions.md "Rate limits"). */
+  rateLimits: RateLimitSettings;
 }
 
 function adminGuard(adminToken: string): (req: Request) => void {
@@ -28,8 +31,8 @@ function adminGuard(adminToken: string): (req: Request) => void {
 }
 
 /**
- * Registers every route of `set` on `router`. Each request is authenticated, then validated
- * against the document, then handled; a route whose access does not match its document
+ * Registers every route of `set` on `router`. Each request is authenticated, then counted
+ * against its key's rate limit, then validated against the document, then handled; a route whose access does not match its document
  * fails here, at start-up, not on a request.
  */
 export function mountRoutes(router: Router, set: RouteSet, options: MountOptions): void {
@@ -45,6 +48,7 @@ export function mountRoutes(router: Router, set: RouteSet, options: MountOptions
       throw new Error(`route ${route.operationId}: access ${route.access} contradicts x-scope ${String(spec.scope)}`);
     }
     if (route.access === "admin" && checkAdmin === null) continue;
+    const limitRate = rateLimitCheck(options.rateLimits, spec, keyed);
 
     router[spec.method](spec.expressPath, async (req, res) => {
       const authOptions = { region: options.region, requiredScope: spec.scope ?? null };
@@ -54,6 +58,7 @@ export function mountRoutes(router: Router, set: RouteSet, options: MountOptions
           : route.access === "api-key-or-stream-token"
             ? await authenticateKeyOrStreamToken(options.db, req, authOptions)
             : null;
+      await limitRate(auth, res);
       if (route.access === "admin") checkAdmin?.(req);
       rethrowBodyError(res);
       const valid = validator.validate({ body: req.body, query: req.query as Record<string, unknown>, params: req.params as Record<string, string> });

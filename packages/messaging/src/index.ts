@@ -4,6 +4,7 @@ export type { Bus } from "./bus";
 export { BullJobQueue, startBullWorker } from "./bull-job-queue";
 export { DatabaseJobQueue, startDatabaseWorker, WORKER_CLOSE_GRACE_MS } from "./database-job-queue";
 export { InProcessBus, InProcessGreylist, InProcessWaitSlots } from "./in-process";
+export { InProcessRateLimits, RATE_WINDOW_SECONDS, RedisRateLimits, type RateDecision, type RateLimits } from "./rate-limits";
 export { GREYLIST, RedisGreylist, type Greylist } from "./greylist";
 export { RedisBus } from "./redis-bus";
 export { createRedis } from "./redis-connection";

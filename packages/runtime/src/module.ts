@@ -3,11 +3,12 @@ import type { Config } from "@mailstop/config";
 import type { Db } from "@mailstop/db";
 import type { HttpContribution } from "@mailstop/http";
 import type { Logger } from "@mailstop/logging";
-import type { Bus, Greylist, JobHandlers, JobQueue, JobWorker, WaitSlots } from "@mailstop/messaging";
+import type { Bus, Greylist, JobHandlers, JobQueue, JobWorker, RateLimits, WaitSlots } from "@mailstop/messaging";
 import type { SecretBox } from "@mailstop/webhooks";
 
 /**
- * The job queue, the arrival bus, the wait allowance and the greylist: on Redis for the
+ * The job queue, the arrival bus, the wait allowance, the greylist and the request rate
+ * buckets: on Redis for the
  * fleet, in-process (jobs in the database) for the monolith without REDIS_URL. Nothing above
  * this interface knows which.
  */
@@ -18,6 +19,8 @@ export interface Messaging {
   bus: Bus;
   slots: WaitSlots;
   greylist: Greylist;
+  /** Per-key request buckets of the HTTP routes (docs/decisions.md "Rate limits"). */
+  rateLimits: RateLimits;
   startWorker(handlers: JobHandlers, options: { concurrency: number; lockDurationMs: number }): JobWorker;
 }
 

@@ -5,7 +5,7 @@
  * modules themselves, so the command line can offer the choices without loading every service.
  */
 export const TARGETS = {
-  api: ["database", "object-store", "secrets", "api", "http-server"],
+  api: ["database", "object-store", "messaging", "secrets", "api", "http-server"],
   waiter: ["database", "object-store", "messaging", "waiter", "http-server"],
   "smtp-edge": ["database", "object-store", "messaging", "smtp-edge"],
   parser: ["database", "object-store", "messaging", "secrets", "parser"],

@@ -35,9 +35,13 @@ describe("planTarget", () => {
     expect(planTarget("all", loadConfig(ENGINES)).order).toContain("secrets");
   });
 
+  it("refuses the api without REDIS_URL: every api instance counts rate limits in the same buckets", () => {
+    expect(() => planTarget("api", loadConfig({ DATABASE_URL: ENGINES.DATABASE_URL, S3_ENDPOINT: ENGINES.S3_ENDPOINT, ...SHARED }))).toThrow(/messaging needs REDIS_URL/);
+  });
+
   it("lets the api serve without an object store, reporting what it left out", () => {
-    expect(planTarget("api", loadConfig({ DATABASE_URL: ENGINES.DATABASE_URL, ...SHARED }))).toEqual({
-      order: ["database", "secrets", "api", "http-server"],
+    expect(planTarget("api", loadConfig({ DATABASE_URL: ENGINES.DATABASE_URL, REDIS_URL: ENGINES.REDIS_URL, ...SHARED }))).toEqual({
+      order: ["database", "messaging", "secrets", "api", "http-server"],
       skipped: [{ module: "object-store", missing: ["S3_ENDPOINT"] }],
       embedded: [],
     });

@@ -6,7 +6,7 @@ import { createDatabase } from "@mailstop/db";
 import { type Fleet, startFleet } from "@mailstop/deploy";
 import { runDatabaseUrl, runRedisPrefix, runRedisUrl } from "./engines";
 import { type TestS3, startTestS3 } from "./s3";
-import { TEST_ADMIN_TOKEN, TEST_SECRETS_KEY, type TestServer, testServerHandle } from "./test-server";
+import { TEST_ADMIN_TOKEN, TEST_RATE_LIMITS, TEST_SECRETS_KEY, type TestServer, testServerHandle } from "./test-server";
 
 /** Set by the fleet world's global setup: the run's shared fleet, as JSON (SharedFleet). */
 export const SHARED_FLEET_ENV = "MAILSTOP_TEST_FLEET";
@@ -31,6 +31,7 @@ export function fleetEnv(s3: TestS3, env: Record<string, string> = {}): Record<s
     MAILSTOP_REDIS_PREFIX: `${runRedisPrefix()}-fleet-${randomBytes(4).toString("hex")}`,
     MAILSTOP_ADMIN_TOKEN: TEST_ADMIN_TOKEN,
     MAILSTOP_SECRETS_KEY: TEST_SECRETS_KEY,
+    ...TEST_RATE_LIMITS,
     ...env,
   };
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-export { startTestServer, freePort, uniqueProjectKey, uniqueTag, uniqueRunId, uniqueDomain, TEST_ADMIN_TOKEN, TEST_SECRETS_KEY, type TestServer, type TestProject } from "./test-server";
+export { startTestServer, freePort, uniqueProjectKey, uniqueTag, uniqueRunId, uniqueDomain, TEST_ADMIN_TOKEN, TEST_RATE_LIMITS, TEST_SECRETS_KEY, type TestServer, type TestProject } from "./test-server";
 export { rawRequest, keyRequest, expectError } from "./http";
 export { createFreshDatabase, dropDatabase } from "./databases";
 export { runDatabaseUrl, runRedisPrefix, runRedisUrl, runServerUrl, withDatabase } from "./engines";

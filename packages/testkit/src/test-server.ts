@@ -26,6 +26,13 @@ export { freePort };
 
 const suffix = () => randomBytes(5).toString("hex");
 
+/**
+ * The rate limits test servers start with unless a test sets its own: far above what any suite
+ * sends with one key (a suite creates 51 inboxes at once; the default write limit is 10/s,
+ * bursts of 20). Suites of the limits themselves set small ones, or "" for the defaults.
+ */
+export const TEST_RATE_LIMITS = { MAILSTOP_RATE_LIMIT_READ: "100000", MAILSTOP_RATE_LIMIT_WRITE: "100000" } as const;
+
 /** A project key no other test uses. */
 export function uniqueProjectKey(prefix = "t"): string {
   return `${prefix}${randomBytes(6).toString("hex")}`;
@@ -106,10 +113,10 @@ export async function startTestServer(
     target === "all" || target === "smtp-edge"
       ? { MAILSTOP_SMTP_PORT: String(await freePort()), MAILSTOP_CAPTURE_PORT: String(await freePort()) }
       : {};
-  const enginesEnv: Record<string, string> =
-    s3 === null
-      ? {}
-      : { ...s3.env, REDIS_URL: runRedisUrl(), MAILSTOP_REDIS_PREFIX: `${runRedisPrefix()}-${randomBytes(5).toString("hex")}` };
+  // A split target needs Redis (its rate limits are shared by every instance); the monolith
+  // without mail keeps its in-process messaging (the mixed settings).
+  const redisEnv: Record<string, string> = s3 !== null || (!embedded && target !== "all") ? { REDIS_URL: runRedisUrl(), MAILSTOP_REDIS_PREFIX: `${runRedisPrefix()}-${randomBytes(5).toString("hex")}` } : {};
+  const enginesEnv: Record<string, string> = { ...(s3 === null ? {} : s3.env), ...redisEnv };
   const databaseUrl = options.databaseUrl ?? (embedded ? undefined : runDatabaseUrl());
   const config = loadConfig({
     ...(databaseUrl === undefined ? {} : { DATABASE_URL: databaseUrl }),
@@ -120,6 +127,7 @@ export async function startTestServer(
     // A split target needs the fleet's shared key; the monolith generates its own under dataDir.
     ...(target === "all" ? {} : { MAILSTOP_SECRETS_KEY: TEST_SECRETS_KEY }),
     MAILSTOP_LOG_LEVEL: "info",
+    ...TEST_RATE_LIMITS,
     ...smtpEnv,
     ...enginesEnv,
     ...options.env,

@@ -29,10 +29,11 @@ function mountReadiness(app: Parameters<NonNullable<HttpContribution["setup"]>>[
  */
 export const httpServerModule = defineModule({
   name: "http-server",
-  needs: ["db"],
+  // The rate limits of the keyed routes count in the messaging's store, shared by every instance.
+  needs: ["db", "messaging"],
   optional: ["downloadRoutes", "waiterRoutes", "apiRoutes"],
   provides: ["httpAddress"],
-  create({ db, downloadRoutes, waiterRoutes, apiRoutes, config, logger, notReady }) {
+  create({ db, messaging, downloadRoutes, waiterRoutes, apiRoutes, config, logger, notReady }) {
     let server: Server | undefined;
     return {
       async start() {
@@ -41,6 +42,7 @@ export const httpServerModule = defineModule({
           db,
           region: config.region,
           adminToken: config.adminToken,
+          rateLimits: { limits: messaging.rateLimits, defaults: config.rateLimits },
           logger,
           contributions: [health, ...(downloadRoutes ?? []), ...(waiterRoutes ?? []), ...(apiRoutes ?? [])],
         });
