@@ -42,6 +42,8 @@ export interface Config {
     disableAfter: number;
   };
   stream: { heartbeatSeconds: number; tokenTtlSeconds: number; maxDurationSeconds: number };
+  /** Default requests per second per key and class, for projects without their own. */
+  rateLimits: { read: number; write: number };
 }
 
 /** Invalid configuration: one line per offending variable, all of them at once. */
@@ -124,6 +126,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       tokenTtlSeconds: raw.MAILSTOP_STREAM_TOKEN_TTL_S,
       maxDurationSeconds: raw.MAILSTOP_STREAM_MAX_DURATION_S,
     },
+    rateLimits: { read: raw.MAILSTOP_RATE_LIMIT_READ, write: raw.MAILSTOP_RATE_LIMIT_WRITE },
   };
 }
 

@@ -79,6 +79,10 @@ export const CONFIG_GROUPS = {
     MAILSTOP_WEBHOOK_RETRY_SCHEDULE: secondsList({ default: undefined, desc: "Seconds before each retry of a failed webhook delivery (default 5,300,1800,7200,18000,36000,36000: 8 attempts)." }),
     MAILSTOP_WEBHOOK_DISABLE_AFTER: positiveInt({ default: 10, desc: "Consecutive events that exhausted their attempts after which an endpoint is disabled (disabled_reason failing)." }),
   },
+  limits: {
+    MAILSTOP_RATE_LIMIT_READ: positiveInt({ default: 50, desc: "Requests per second per API key on read routes, for projects without their own rate_limit_read." }),
+    MAILSTOP_RATE_LIMIT_WRITE: positiveInt({ default: 10, desc: "Requests per second per API key on write routes, for projects without their own rate_limit_write." }),
+  },
   stream: {
     MAILSTOP_HEARTBEAT_S: positiveInt({
       default: 15,
