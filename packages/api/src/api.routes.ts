@@ -41,6 +41,7 @@ import { listWebhookAttemptsRoute } from "./routes/webhooks/list-webhook-attempt
 import { listWebhooksRoute } from "./routes/webhooks/list-webhooks.route";
 import { rotateWebhookSecretRoute } from "./routes/webhooks/rotate-webhook-secret.route";
 import { testWebhookRoute } from "./routes/webhooks/test-webhook.route";
+import { getUsageRoute } from "./routes/usage/get-usage.route";
 import { updateWebhookRoute } from "./routes/webhooks/update-webhook.route";
 import { ArrivalChecks } from "./waits/arrival-checks";
 
@@ -81,6 +82,7 @@ export function apiHttpContributions(deps: ApiDeps): HttpContribution[] {
         rotateWebhookSecretRoute(deps),
         testWebhookRoute(deps),
         listWebhookAttemptsRoute(deps),
+        getUsageRoute(deps),
       ],
     },
     {

@@ -7,6 +7,7 @@ export * from "./secrets";
 export * from "./capture";
 export * from "./sim";
 export * from "./metering";
+export * from "./allowance";
 export * from "./message-limits";
 export * from "./deadline";
 export * from "./key-file";

@@ -1,6 +1,8 @@
 /** The metered events, counted per project and billing period (docs/api.md "Rate classes"). */
 export const METRICS = { received: "message.received", captured: "message.captured" } as const;
 export type Metric = (typeof METRICS)[keyof typeof METRICS];
+/** The stored-bytes meter: a level (bytes of the project's stored, not-deleted messages), not a count per period. */
+export const STORAGE_METRIC = "storage.bytes";
 
 /** The billing period of an instant: the calendar month in UTC, as its first day (YYYY-MM-DD). */
 export function periodStart(at: Date): string {

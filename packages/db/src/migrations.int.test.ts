@@ -15,6 +15,7 @@ const TABLES = [
   "messages",
   "attachments",
   "usage_counters",
+  "storage_usage",
   "webhooks",
   "webhook_deliveries",
   "webhook_attempts",

@@ -47,7 +47,7 @@ describeWithEngines("prepared statements on PostgreSQL", "prepared statements ar
     const { inbox } = await ensureInbox(db, newId("inbox"), { projectId, domainId: null, tag: "t", address: "prepared.t@mailstop.test", labels: {}, retentionSeconds: 3600 });
     const stored = (await storeMessageBatch(db, [storeInput(projectId, `raw/${newId("message")}`, [inbox.id], { subject: "Prepared" })]))[0]?.[0];
     expect((await findReadableMessage(db, projectId, stored!.messageId))?.subject).toBe("Prepared");
-    expect(await findApiKeyByHash(db, Buffer.alloc(32))).toBeNull();
+    expect(await findApiKeyByHash(db, Buffer.alloc(32), "2026-11-01")).toBeNull();
     expect(await lookupRecipient(db, "nobody@mailstop.test", { kind: "shared", projectKey: "none" })).toEqual({ blocked: false, target: null, domainVerified: null });
     // A wait's check of one arrival against its match, twice with other values: one statement.
     for (const subject of ["prepared", "other"]) {

@@ -1,5 +1,5 @@
 import type { Request } from "express";
-import { MailstopError, apiKeyEnvironment, isStreamTokenShaped, secretMatchesHash, sha256 } from "@mailstop/core";
+import { MailstopError, apiKeyEnvironment, isStreamTokenShaped, periodStart, secretMatchesHash, sha256, spentLimit } from "@mailstop/core";
 import { type ApiKeyRecord, type Db, findApiKeyByHash, findStreamTokenByHash } from "@mailstop/db";
 import type { AuthContext } from "./auth-context";
 
@@ -53,6 +53,7 @@ function authorize(record: ApiKeyRecord, options: AuthOptions): AuthContext {
     scopes: record.scopes,
     project: record.project,
     organisation: { id: record.organisation.id, organisationLimits: record.organisation.organisationLimits },
+    spentLimit: spentLimit(record.limits),
   };
 }
 
@@ -66,7 +67,7 @@ export async function authenticate(db: Db, req: Request, options: AuthOptions): 
   if (apiKeyEnvironment(key) === null) {
     throw new MailstopError("invalid_api_key", "This is not a mailstop API key; keys start with is_live_ or is_test_.");
   }
-  const record = await findApiKeyByHash(db, sha256(key));
+  const record = await findApiKeyByHash(db, sha256(key), periodStart(options.now ?? new Date()));
   // The lookup is by digest; the comparison is repeated in constant time so no code path
   // branches on the secret itself.
   if (record === null || !secretMatchesHash(key, record.keyHash) || record.revokedAt !== null) {
@@ -87,8 +88,8 @@ export async function authenticateKeyOrStreamToken(db: Db, req: Request, options
   if (typeof token !== "string" || token === "") {
     throw new MailstopError("unauthenticated", "Send your API key as `Authorization: Bearer <key>`, or a stream token as `?token=`.");
   }
-  const record = isStreamTokenShaped(token) ? await findStreamTokenByHash(db, sha256(token)) : null;
   const now = options.now ?? new Date();
+  const record = isStreamTokenShaped(token) ? await findStreamTokenByHash(db, sha256(token), periodStart(now)) : null;
   if (record === null || !secretMatchesHash(token, record.tokenHash) || record.key.revokedAt !== null) {
     throw new MailstopError("unauthenticated", "This stream token is unknown or its key was revoked; mint a new one.");
   }

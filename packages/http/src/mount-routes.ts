@@ -2,6 +2,7 @@ import type { Request, Router } from "express";
 import { MailstopError, secretMatchesHash, sha256 } from "@mailstop/core";
 import type { Db } from "@mailstop/db";
 import { type OpenApiDocument, buildValidators } from "@mailstop/openapi";
+import { enforceAllowance } from "./allowance";
 import { authenticate, authenticateKeyOrStreamToken, bearerToken } from "./authenticate";
 import { rethrowBodyError } from "./json-body";
 import { type RateLimitSettings, rateLimitCheck } from "./rate-limit";
@@ -60,6 +61,7 @@ export function mountRoutes(router: Router, set: RouteSet, options: MountOptions
             : null;
       await limitRate(auth, res);
       if (route.access === "admin") checkAdmin?.(req);
+      enforceAllowance(auth, { operationId: route.operationId, rateClass: spec.rateClass });
       rethrowBodyError(res);
       const valid = validator.validate({ body: req.body, query: req.query as Record<string, unknown>, params: req.params as Record<string, string> });
       const reply = await route.handle({ ...valid, auth, requestId: requestIdOf(res), req, res });

@@ -14,6 +14,7 @@ function auth(keyId: string, rateLimits: AuthContext["project"]["rateLimits"] = 
     scopes: [],
     project: { id: "prj_1", key: "p", region: "us", maxConcurrentWaits: 100, rateLimits },
     organisation: { id: "org_1", organisationLimits: false },
+    spentLimit: null,
   };
 }
 

@@ -1,10 +1,10 @@
 import { type SMTPServer, type SMTPServerEnvelope, type SMTPServerOptions, type SMTPServerSession } from "smtp-server";
 import { captureTag, secretMatchesHash } from "@mailstop/core";
-import { findSmtpCredential } from "@mailstop/db";
+import { type Admission, findSmtpCredential } from "@mailstop/db";
+import { assertCaptureAdmitted } from "./admission";
 import { acceptTransaction } from "./accept-transaction";
 import { collectData } from "./collect-data";
 import type { AcceptedRecipient, SmtpEdgeDeps } from "./deps";
-import { assertUnderIngestCeiling } from "./ingest-ceiling";
 import { PromptGreetingSMTPServer } from "./prompt-greeting";
 import { OpenTransactions, SHUTDOWN_GRACE_MS } from "./open-transactions";
 import { resolveReceivingRecipient } from "./resolve-recipient";
@@ -96,7 +96,8 @@ export function createReceivingServer(deps: SmtpEdgeDeps, tls: TlsCredentials | 
 interface CaptureUser {
   projectId: string;
   projectKey: string;
-  ingestCeiling: number | null;
+  /** As of AUTH, without usage (see assertCaptureAdmitted). */
+  admission: Admission;
 }
 
 /** The capture relay: AUTH required, every recipient accepted and filed, nothing delivered. */
@@ -115,7 +116,7 @@ export function createCaptureServer(deps: SmtpEdgeDeps, tls: TlsCredentials | nu
         (async () => {
           const credential = auth.username ? await findSmtpCredential(deps.db, auth.username) : null;
           if (credential === null || !secretMatchesHash(auth.password ?? "", credential.passwordHash)) throw REPLY.badCredentials();
-          const user: CaptureUser = { projectId: credential.projectId, projectKey: credential.projectKey, ingestCeiling: credential.ingestCeiling };
+          const user: CaptureUser = { projectId: credential.projectId, projectKey: credential.projectKey, admission: credential.admission };
           return { user };
         })(),
         callback,
@@ -126,7 +127,7 @@ export function createCaptureServer(deps: SmtpEdgeDeps, tls: TlsCredentials | nu
         (async () => {
           const user = session.user as CaptureUser;
           if (captureTag(address.address) === null) throw REPLY.badCaptureAddress();
-          await assertUnderIngestCeiling(deps.db, user.projectId, user.ingestCeiling);
+          await assertCaptureAdmitted(deps.db, user.projectId, user.admission);
           remember(session, { address: address.address, projectId: user.projectId, projectKey: user.projectKey, inboxId: null, sim: null });
         })(),
         callback,

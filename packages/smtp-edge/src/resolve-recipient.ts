@@ -1,7 +1,7 @@
 import { REFUSING_SIMS, parseSharedAddress, simBehaviourOf } from "@mailstop/core";
 import { lookupRecipient } from "@mailstop/db";
 import type { AcceptedRecipient, SmtpEdgeDeps } from "./deps";
-import { assertUnderIngestCeiling } from "./ingest-ceiling";
+import { assertAdmitted } from "./admission";
 import { REPLY } from "./smtp-reply";
 
 const SIM_REFUSALS = { "hard-bounce": REPLY.hardBounce, "soft-bounce": REPLY.softBounce, oversize: REPLY.oversize } as const;
@@ -45,7 +45,7 @@ export async function resolveReceivingRecipient(deps: SmtpEdgeDeps, recipient: s
   if (sim === "greylist" && (await deps.greylist.refuses(sender, address))) throw REPLY.greylisted();
 
   if (target === null) throw REPLY.unknownRecipient();
-  await assertUnderIngestCeiling(deps.db, target.projectId, target.ingestCeiling);
+  assertAdmitted(target.admission);
   return {
     address: recipient,
     projectId: target.projectId,

@@ -1,6 +1,8 @@
+import type { LimitState } from "@mailstop/core";
 import { sql } from "kysely";
 import { compiledOnce } from "../compiled-once";
 import type { Db } from "../database";
+import { countOf, organisationMessagesUsed, organisationStoredBytes, projectMessagesUsed } from "./usage.repository";
 
 /** What authentication learns from one API key, in one query. */
 export interface ApiKeyRecord {
@@ -19,6 +21,8 @@ export interface ApiKeyRecord {
     rateLimits: { read: number | null; write: number | null };
   };
   organisation: { id: string; suspended: boolean; organisationLimits: boolean };
+  /** The limits that apply and the usage they need, for the allowance check of every request. */
+  limits: LimitState;
 }
 
 export async function insertApiKey(
@@ -55,7 +59,31 @@ export const API_KEY_RECORD_COLUMNS = [
   "o.id as organisation_id",
   "o.suspended",
   "o.organisation_limits",
+  "p.monthly_messages",
+  "o.monthly_messages as organisation_monthly_messages",
+  "o.storage_bytes as organisation_storage_bytes",
 ] as const;
+
+/**
+ * The usage the allowance check needs, read in the key's own query so a message read costs no
+ * second round trip. Each sum is evaluated only when a limit that applies needs it (CASE runs a
+ * subquery only on its branch): with no limit set nothing more is read; a project allowance
+ * reads at most two `usage_counters` rows by key; organisation limits sum over the
+ * organisation's projects.
+ */
+export function limitUsageColumns(period: string) {
+  return [
+    sql<string | null>`case when not o.organisation_limits and p.monthly_messages is not null then ${projectMessagesUsed(sql.ref("p.id"), period)} end`.as(
+      "project_messages_used",
+    ),
+    sql<string | null>`case when o.organisation_limits and o.monthly_messages is not null then ${organisationMessagesUsed(sql.ref("o.id"), period)} end`.as(
+      "organisation_messages_used",
+    ),
+    sql<string | null>`case when o.organisation_limits and o.storage_bytes is not null then ${organisationStoredBytes(sql.ref("o.id"))} end`.as(
+      "organisation_stored_bytes",
+    ),
+  ] as const;
+}
 
 interface ApiKeyRow {
   id: string;
@@ -73,6 +101,12 @@ interface ApiKeyRow {
   organisation_id: string;
   suspended: boolean;
   organisation_limits: boolean;
+  monthly_messages: string | null;
+  organisation_monthly_messages: string | null;
+  organisation_storage_bytes: string | null;
+  project_messages_used: string | null;
+  organisation_messages_used: string | null;
+  organisation_stored_bytes: string | null;
 }
 
 export function toApiKeyRecord(row: ApiKeyRow): ApiKeyRecord {
@@ -91,21 +125,35 @@ export function toApiKeyRecord(row: ApiKeyRow): ApiKeyRecord {
       rateLimits: { read: row.rate_limit_read, write: row.rate_limit_write },
     },
     organisation: { id: row.organisation_id, suspended: row.suspended, organisationLimits: row.organisation_limits },
+    limits: {
+      organisationLimits: row.organisation_limits,
+      project: { monthlyMessages: countOf(row.monthly_messages), messagesUsed: countOf(row.project_messages_used) },
+      organisation: {
+        monthlyMessages: countOf(row.organisation_monthly_messages),
+        messagesUsed: countOf(row.organisation_messages_used),
+        storageBytes: countOf(row.organisation_storage_bytes),
+        storedBytes: countOf(row.organisation_stored_bytes),
+      },
+    },
   };
 }
 
-const apiKeyByHash = compiledOnce(1, (db: Db, keyHash: Buffer) =>
+const apiKeyByHash = compiledOnce(2, (db: Db, keyHash: Buffer, period: string) =>
   db
     .selectFrom("api_keys as k")
     .innerJoin("projects as p", "p.id", "k.project_id")
     .innerJoin("organisations as o", "o.id", "p.organisation_id")
     .select(API_KEY_RECORD_COLUMNS)
+    .select(limitUsageColumns(period))
     .where("k.key_hash", "=", keyHash),
 );
 
-/** The key stored under `keyHash` with its project and organisation, or null. Every authenticated request asks this. */
-export async function findApiKeyByHash(db: Db, keyHash: Buffer): Promise<ApiKeyRecord | null> {
-  const [row] = await apiKeyByHash(db, keyHash);
+/**
+ * The key stored under `keyHash` with its project, organisation and the usage its limits need
+ * in `period` (a period start, see periodStart), or null. Every authenticated request asks this.
+ */
+export async function findApiKeyByHash(db: Db, keyHash: Buffer, period: string): Promise<ApiKeyRecord | null> {
+  const [row] = await apiKeyByHash(db, keyHash, period);
   return row ? toApiKeyRecord(row) : null;
 }
 

@@ -2,6 +2,7 @@ import { type ExpressionBuilder, type SelectQueryBuilder, type Selectable, sql }
 import type { Db } from "../database";
 import type { Database, Labels } from "../tables";
 import { queueUnusedBlobs } from "./reaper.repository";
+import { lowerStoredBytes } from "./storage-usage.repository";
 
 export interface Inbox {
   id: string;
@@ -162,10 +163,11 @@ async function deleteLockedInboxes(
     const locked = await (busy === "skip" ? query.skipLocked() : query).execute();
     const ids = locked.map((row) => row.id);
     if (ids.length === 0) return { inboxesDeleted: 0, messagesDeleted: 0 };
-    const messages = await trx.deleteFrom("messages").where("project_id", "=", projectId).where("inbox_id", "in", ids).returning("raw_key").execute();
+    const messages = await trx.deleteFrom("messages").where("project_id", "=", projectId).where("inbox_id", "in", ids).returning(["raw_key", "project_id", "size", "deleted_at"]).execute();
     const inboxes = await trx.deleteFrom("inboxes").where("project_id", "=", projectId).where("id", "in", ids).executeTakeFirst();
     // Their stored bytes go with them: queued here, removed by the reaper.
     await queueUnusedBlobs(trx, messages.map((row) => row.raw_key));
+    await lowerStoredBytes(trx, messages.filter((row) => row.deleted_at === null));
     return { inboxesDeleted: Number(inboxes.numDeletedRows), messagesDeleted: messages.length };
   });
 }

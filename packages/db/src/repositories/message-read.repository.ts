@@ -5,6 +5,7 @@ import { type Database, type Labels, MESSAGE_COLUMNS } from "../tables";
 import { compiledOnce } from "../compiled-once";
 import { prepareVaryingStatement } from "../prepared-statements";
 import type { ParsedContent } from "./message.repository";
+import { lowerStoredBytes } from "./storage-usage.repository";
 
 export interface AttachmentRecord {
   id: string;
@@ -213,7 +214,7 @@ export async function tombstoneMessage(db: Db, projectId: string, id: string, no
       .where("deleted_at", "is", null)
       .where("visible_at", "<=", now)
       .where("expires_at", ">", now)
-      .returning("inbox_id")
+      .returning(["inbox_id", "project_id", "size"])
       .executeTakeFirst();
     if (!erased) return false;
     await trx
@@ -222,6 +223,8 @@ export async function tombstoneMessage(db: Db, projectId: string, id: string, no
       .where("project_id", "=", projectId)
       .where("id", "=", erased.inbox_id)
       .execute();
+    // After the inbox row, as the store takes them (inbox, then meter): no lock cycle.
+    await lowerStoredBytes(trx, [erased]);
     return true;
   });
 }

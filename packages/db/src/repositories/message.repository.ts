@@ -121,8 +121,8 @@ function copyRecord(copy: MessageCopy, index: number, ord: number) {
  * never deadlock; FOR NO KEY UPDATE is the lock the counter update takes anyway); copies whose
  * inbox is gone or of another project are skipped; the insert skips copies already stored
  * (a retried job, or the same job twice in the batch), and only the rows it inserted move the
- * inbox counters, the usage meters (in key order, for the same deadlock reason) and gain
- * attachments and raise their webhook events (an outbox row per subscribed endpoint, due when
+ * inbox counters, the usage meters and the storage.bytes meter (in key order, for the same
+ * deadlock reason) and gain attachments and raise their webhook events (an outbox row per subscribed endpoint, due when
  * the copy becomes visible, its body rendered at the first attempt). Volatile `nextval` is
  * evaluated after the ORDER BY, so copies into one inbox take their numbers in input order.
  *
@@ -178,6 +178,12 @@ const storeStatement = compiledOnce(4, (db: Db, contents: string, copies: string
       select project_id, period_start, metric, count(*) from fresh
       group by project_id, period_start, metric order by project_id, period_start, metric
       on conflict (project_id, period_start, metric) do update set used = usage_counters.used + excluded.used
+    ),
+    -- The storage.bytes meter gains every new copy's size (see storage-usage.repository).
+    stored as (
+      insert into storage_usage (project_id, bytes)
+      select project_id, sum(size) from fresh group by project_id order by project_id
+      on conflict (project_id) do update set bytes = storage_usage.bytes + excluded.bytes
     ),
     -- Webhook events of the new copies, in the same transaction (an outbox): the arrival, and a
     -- sim.complaint's complaint, for every enabled endpoint of the project subscribed to it.

@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import type { Db } from "../database";
+import { lowerStoredBytes } from "./storage-usage.repository";
 
 /**
  * Queues for deletion the object prefixes (`projects/<p>/tx/<t>/`, everything up to the raw
@@ -18,14 +19,14 @@ export async function queueUnusedBlobs(trx: Db, rawKeys: readonly string[]): Pro
 
 /**
  * Deletes up to `limit` tombstoned or expired messages (skipping rows other reapers hold),
- * lowers their inboxes' counts for expired ones (tombstones were counted out when erased), and
- * queues their unused objects. Returns how many rows went.
+ * lowers their inboxes' counts and the storage.bytes meter for expired ones (tombstones were
+ * counted out when erased), and queues their unused objects. Returns how many rows went.
  */
 export async function reapMessages(db: Db, limit: number, now = new Date()): Promise<number> {
   return db.transaction().execute(async (trx) => {
     const doomed = await trx
       .selectFrom("messages")
-      .select(["id", "raw_key", "inbox_id", "project_id", "deleted_at"])
+      .select(["id", "raw_key", "inbox_id", "project_id", "deleted_at", "size"])
       .where((eb) => eb.or([eb("deleted_at", "is not", null), eb("expires_at", "<=", now)]))
       .limit(limit)
       .forUpdate()
@@ -49,6 +50,7 @@ export async function reapMessages(db: Db, limit: number, now = new Date()): Pro
         .where("id", "=", inboxId)
         .execute();
     }
+    await lowerStoredBytes(trx, doomed.filter((row) => row.deleted_at === null));
     await queueUnusedBlobs(trx, doomed.map((row) => row.raw_key));
     return doomed.length;
   });

@@ -1,5 +1,5 @@
 import type { Db } from "../database";
-import { API_KEY_RECORD_COLUMNS, type ApiKeyRecord, toApiKeyRecord } from "./credential.repository";
+import { API_KEY_RECORD_COLUMNS, type ApiKeyRecord, limitUsageColumns, toApiKeyRecord } from "./credential.repository";
 
 /** A stream token as authentication sees it: the key that minted it, and the one inbox it opens. */
 export interface StreamTokenRecord {
@@ -19,8 +19,8 @@ export async function insertStreamToken(
     .execute();
 }
 
-/** One indexed query: the token, its inbox, and the minting key with its project and organisation. */
-export async function findStreamTokenByHash(db: Db, tokenHash: Buffer): Promise<StreamTokenRecord | null> {
+/** One indexed query: the token, its inbox, and the minting key with its project, organisation and the usage its limits need in `period`. */
+export async function findStreamTokenByHash(db: Db, tokenHash: Buffer, period: string): Promise<StreamTokenRecord | null> {
   const row = await db
     .selectFrom("stream_tokens as t")
     .innerJoin("inboxes as i", (join) => join.onRef("i.id", "=", "t.inbox_id").onRef("i.project_id", "=", "t.project_id"))
@@ -28,6 +28,7 @@ export async function findStreamTokenByHash(db: Db, tokenHash: Buffer): Promise<
     .innerJoin("projects as p", "p.id", "k.project_id")
     .innerJoin("organisations as o", "o.id", "p.organisation_id")
     .select(API_KEY_RECORD_COLUMNS)
+    .select(limitUsageColumns(period))
     .select(["t.token_hash", "t.expires_at as token_expires_at", "i.id as inbox_id", "i.address as inbox_address"])
     .where("t.token_hash", "=", tokenHash)
     .executeTakeFirst();

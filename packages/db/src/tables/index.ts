@@ -1,7 +1,7 @@
 import type { JobsTable } from "./job.table";
 import type { AcceptedTransactionsTable } from "./ledger.table";
 import type { DomainsTable, InboxesTable } from "./inbox.table";
-import type { AttachmentsTable, BlobDeletionsTable, MessagesTable, StreamTokensTable, UsageCountersTable } from "./message.table";
+import type { AttachmentsTable, BlobDeletionsTable, MessagesTable, StorageUsageTable, StreamTokensTable, UsageCountersTable } from "./message.table";
 import type { WebhookAttemptsTable, WebhookDeliveriesTable, WebhooksTable } from "./webhook.table";
 import type { ApiKeysTable, BlockedRecipientsTable, OrganisationsTable, ProjectsTable, SmtpCredentialsTable } from "./tenancy.table";
 
@@ -17,6 +17,7 @@ export interface Database {
   messages: MessagesTable;
   attachments: AttachmentsTable;
   usage_counters: UsageCountersTable;
+  storage_usage: StorageUsageTable;
   blob_deletions: BlobDeletionsTable;
   stream_tokens: StreamTokensTable;
   jobs: JobsTable;

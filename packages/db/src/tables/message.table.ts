@@ -123,6 +123,12 @@ export interface UsageCountersTable {
   used: ColumnType<string, number | undefined, number>;
 }
 
+/** The `storage.bytes` meter: bytes of the project's stored, not-deleted message copies. */
+export interface StorageUsageTable {
+  project_id: string;
+  bytes: ColumnType<string, number | undefined, number>;
+}
+
 export interface BlobDeletionsTable {
   prefix: string;
   created_at: ColumnType<Date, Date | undefined, never>;

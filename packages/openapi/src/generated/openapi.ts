@@ -428,7 +428,11 @@ export interface paths {
         };
         /**
          * Usage and limits for the current billing period
-         * @description Per metered metric, what has been used this period and the limit (null when unlimited). Received mail is metered as `message.received`, mail filed by the capture relay as `message.captured`. Waits are never metered.
+         * @description Per metered metric, what has been used this period and the limit (null when none is
+         *     set), and the project's other limits. Received mail is metered as `message.received`,
+         *     mail filed by the capture relay as `message.captured`, stored bytes as `storage.bytes`.
+         *     Waits are never metered. Always answers, even while an allowance or an organisation
+         *     limit is spent.
          */
         get: operations["getUsage"];
         put?: never;
@@ -1193,20 +1197,52 @@ export interface components {
             reason: "token_expired" | "max_duration" | "slow_consumer" | "read_failed";
         };
         Usage: {
-            /** Format: date-time */
-            period_start: string;
-            /** Format: date-time */
-            period_end: string;
+            /** @description The billing period, the calendar month in UTC; `end` (exclusive) is when message counts reset. */
+            period: {
+                /**
+                 * Format: date-time
+                 * @example 2026-11-01T00:00:00.000Z
+                 */
+                start: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-12-01T00:00:00.000Z
+                 */
+                end: string;
+            };
+            /** @description One entry per metric, always in this order - `message.received`, `message.captured`, `storage.bytes`. */
             metrics: components["schemas"]["UsageMetric"][];
+            limits: {
+                /** @description Blocking waits the project may hold at once. */
+                max_concurrent_waits: number;
+                /** @description Messages per period past which the SMTP edge refuses the project's mail (452 4.3.1); null when none is set. */
+                ingest_ceiling: number | null;
+                /** @description Requests per second per key, per rate class, in effect for this project (its own or the server's default). */
+                rate_limits: {
+                    read: number;
+                    write: number;
+                };
+            };
         };
         UsageMetric: {
             /**
-             * @description Metered metric, e.g. `message.received` or `message.captured`.
-             * @example message.received
+             * @description `message.received` (mail to the receiving edge) and `message.captured` (mail through
+             *     the capture relay) count messages stored this period; `storage.bytes` is the bytes of
+             *     the messages stored now (not deleted, not yet expired and reaped).
+             * @enum {string}
              */
-            metric: string;
+            metric: "message.received" | "message.captured" | "storage.bytes";
+            /**
+             * @description The project's usage; with organisation limits on, its organisation's (summed over its
+             *     projects), the usage those limits are measured against.
+             */
             used: number;
-            /** @description Allowance for the period; null when unlimited. */
+            /**
+             * @description The limit that applies; null when none is set. The two message metrics share one
+             *     allowance (`monthly_messages`, counting received plus captured), so both show it:
+             *     it is spent when their two `used` values together reach it. `storage.bytes` has a
+             *     limit only from an organisation with organisation limits on.
+             */
             limit: number | null;
         };
         CreateDomainRequest: {
@@ -1432,10 +1468,11 @@ export interface components {
             };
         };
         /**
-         * @description `quota_exceeded` (the period allowance is spent and this read is refused; inbound mail
-         *     is still accepted and stored) or `organisation_limit_exceeded` (an organisation plan,
-         *     spend or byte limit prevents the operation; `details.limit_kind`, `used`, `limit`,
-         *     `plan_id`, `period_resets_at`).
+         * @description `quota_exceeded` (the project's monthly allowance is spent and this message read is
+         *     refused; inbound mail is still accepted and stored) or `organisation_limit_exceeded`
+         *     (an organisation limit is reached: every write and message read is refused, and the
+         *     SMTP edge refuses its mail). `details`: `limit_kind` (`monthly_messages` or
+         *     `storage_bytes`), `used`, `limit`, `period_resets_at`.
          */
         PaymentRequired: {
             headers: {
@@ -1773,6 +1810,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
@@ -1876,6 +1914,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
@@ -1936,6 +1975,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
@@ -2096,6 +2136,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
@@ -2356,6 +2397,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
@@ -2387,6 +2429,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
@@ -2510,6 +2553,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
@@ -2544,6 +2588,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
@@ -2575,6 +2620,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
@@ -2605,6 +2651,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
@@ -2729,6 +2776,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];

@@ -1,5 +1,5 @@
 import { type MessageRecord, listReadableMessages } from "@mailstop/db";
-import { MailstopError, restarting } from "@mailstop/core";
+import { MailstopError, limitError, restarting } from "@mailstop/core";
 import { type WaiterDeps, publicRoute } from "../../deps";
 import { requireInbox } from "../../inboxes/inbox.service";
 import { type Mismatch, explainMismatch, timeoutHint } from "../../messages/explain-mismatch";
@@ -44,8 +44,16 @@ export const waitRoute = ({ db, config, logger, blobs, bus, slots, shutdown }: W
     const startedAt = Date.now();
     const inbox = await requireInbox(db, auth.project.id, body.inbox);
     const filter = { ...messageFilterFrom(body.match ?? {}), inboxId: inbox.id };
-    // Usage allowances (402 `quota_exceeded`, not built yet: docs/api.md "Rate classes") would
-    // refuse a wait here, before it takes a concurrency slot.
+    const view: ViewOptions = { formats: body.format ?? [], previewChars: body.preview_chars, origin: config.http.publicUrl, blobs };
+    // The seam left in the wait for a spent allowance (docs/decisions.md "Usage, allowances and
+    // organisation limits"): existing matches remain readable, so a wait with `match` still
+    // returns its newest stored match; with none (or without `match`, which only takes a new
+    // arrival) it is refused with the 402 at once, never held and before it takes a slot.
+    if (auth.spentLimit !== null) {
+      const [stored] = body.match === undefined ? [] : await listReadableMessages(db, auth.project.id, filter, { beforeSeq: null, limit: 1 });
+      if (stored) return await matchedReply(checks, stored, view, startedAt);
+      throw limitError(auth.spentLimit);
+    }
     const slot = await slots.acquire(auth.project.id, auth.project.maxConcurrentWaits);
     if (slot === null) {
       throw new MailstopError("concurrency_limit", `This project already has ${auth.project.maxConcurrentWaits} blocking waits in flight.`, {
@@ -55,7 +63,6 @@ export const waitRoute = ({ db, config, logger, blobs, bus, slots, shutdown }: W
     }
     const arrivals = new ArrivalQueue(body.match === undefined ? startedAt : startedAt - RECHECK_LOOKBACK_MS);
     const leave = arrivals.leave.bind(arrivals);
-    const view: ViewOptions = { formats: body.format ?? [], previewChars: body.preview_chars, origin: config.http.publicUrl, blobs };
     // Everything taken from here on, the slot first, is given back in the one `finally` below,
     // even when the subscribe fails (the Redis bus gives up after 5 s).
     let unsubscribe: (() => Promise<void>) | undefined;
