@@ -30,12 +30,14 @@ describe("loadConfig", () => {
       dataDir: "./.mailstop",
       smtp: { port: 2525, capturePort: 2587, capturePublicPort: 2587, maxMessageBytes: 26214400, simDelayMs: 5000 },
       stream: { heartbeatSeconds: 15, tokenTtlSeconds: 300, maxDurationSeconds: 3600 },
-      rateLimits: { read: 50, write: 10 },
+      rateLimits: { enabled: true, read: 50, write: 10 },
     });
   });
 
   it("takes per-key rate limits per class, refusing anything but a positive whole number", () => {
-    expect(loadConfig({ MAILSTOP_RATE_LIMIT_READ: "200", MAILSTOP_RATE_LIMIT_WRITE: "3" }).rateLimits).toEqual({ read: 200, write: 3 });
+    expect(loadConfig({ MAILSTOP_RATE_LIMIT_READ: "200", MAILSTOP_RATE_LIMIT_WRITE: "3" }).rateLimits).toEqual({ enabled: true, read: 200, write: 3 });
+    expect(loadConfig({ MAILSTOP_RATE_LIMITS: "off" }).rateLimits.enabled).toBe(false);
+    expect(errorLines({ MAILSTOP_RATE_LIMITS: "no" })).toEqual([expect.stringMatching(/^invalid configuration: MAILSTOP_RATE_LIMITS/)]);
     expect(errorLines({ MAILSTOP_RATE_LIMIT_READ: "0", MAILSTOP_RATE_LIMIT_WRITE: "1.5" })).toEqual([
       expect.stringMatching(/^invalid configuration: MAILSTOP_RATE_LIMIT_READ must be a positive integer/),
       expect.stringMatching(/^invalid configuration: MAILSTOP_RATE_LIMIT_WRITE must be a positive integer/),

@@ -43,7 +43,7 @@ export interface Config {
   };
   stream: { heartbeatSeconds: number; tokenTtlSeconds: number; maxDurationSeconds: number };
   /** Requests per second per API key and route class, unless the key's project sets its own. */
-  rateLimits: { read: number; write: number };
+  rateLimits: { enabled: boolean; read: number; write: number };
 }
 
 /** Invalid configuration: one line per offending variable, all of them at once. */
@@ -126,7 +126,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       tokenTtlSeconds: raw.MAILSTOP_STREAM_TOKEN_TTL_S,
       maxDurationSeconds: raw.MAILSTOP_STREAM_MAX_DURATION_S,
     },
-    rateLimits: { read: raw.MAILSTOP_RATE_LIMIT_READ, write: raw.MAILSTOP_RATE_LIMIT_WRITE },
+    rateLimits: { enabled: raw.MAILSTOP_RATE_LIMITS === "on", read: raw.MAILSTOP_RATE_LIMIT_READ, write: raw.MAILSTOP_RATE_LIMIT_WRITE },
   };
 }
 

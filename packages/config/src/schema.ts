@@ -80,6 +80,11 @@ export const CONFIG_GROUPS = {
     MAILSTOP_WEBHOOK_DISABLE_AFTER: positiveInt({ default: 10, desc: "Consecutive events that exhausted their attempts after which an endpoint is disabled (disabled_reason failing)." }),
   },
   rateLimits: {
+    MAILSTOP_RATE_LIMITS: str({
+      choices: ["on", "off"] as const,
+      default: "on",
+      desc: "off: no per-key rate limits at all (an instance whose every client you trust; the benchmark compares both). Allowances and organisation limits still apply.",
+    }),
     MAILSTOP_RATE_LIMIT_READ: positiveInt({
       default: 50,
       desc: "Requests per second each API key may make to read routes, in bursts of up to twice that; a project's rate_limit_read replaces it. Blocking waits are never limited.",

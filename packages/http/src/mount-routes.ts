@@ -21,7 +21,8 @@ export interface MountOptions {
   /** The operator token; admin routes are mounted only when it is set. */
   adminToken: string | null;
   /** The per-key request buckets of the keyed routes (docs/decisions.md "Rate limits"). */
-  rateLimits: RateLimitSettings;
+  /** The keyed routes' request buckets; null when the operator turned rate limits off. */
+  rateLimits: RateLimitSettings | null;
 }
 
 function adminGuard(adminToken: string): (req: Request) => void {

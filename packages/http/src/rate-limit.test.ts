@@ -42,6 +42,15 @@ describe("rateLimitCheck", () => {
     }
   });
 
+  it("with rate limits turned off (no settings), counts nothing and sets no headers, but still refuses a keyed operation without a class", async () => {
+    const check = rateLimitCheck(null, operation("createInbox"), true);
+    const { res, headers } = response();
+    for (let i = 0; i < 50; i++) await check(auth("key_a"), res);
+    expect(headers.size).toBe(0);
+    const { "x-rate-class": _class, ...operationWithout } = operation("listInboxes").operation;
+    expect(() => rateLimitCheck(null, { ...operation("listInboxes"), rateClass: undefined, operation: operationWithout }, true)).toThrow(/no x-rate-class/);
+  });
+
   it("draws on the key's bucket of the operation's class, the project's rate before the default", async () => {
     const shared = settings();
     const read = rateLimitCheck(shared, operation("listInboxes"), true);

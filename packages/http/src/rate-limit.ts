@@ -21,13 +21,14 @@ const unlimited: RateLimitCheck = async () => undefined;
  * `x-rate-class`: `read` and `write` draw on the key's bucket of that class, `exempt` (the
  * blocking wait) and the routes without a key (meta, content, admin) are never limited. A keyed
  * operation without a class fails here, at start-up. Every answer of a limited class carries
- * the RateLimit-* headers, a refusal also Retry-After (set by the error middleware).
+ * the RateLimit-* headers, a refusal also Retry-After (set by the error middleware). Without
+ * settings (MAILSTOP_RATE_LIMITS=off) nothing is limited and no header is sent.
  */
-export function rateLimitCheck(settings: RateLimitSettings, spec: OperationSpec, keyed: boolean): RateLimitCheck {
+export function rateLimitCheck(settings: RateLimitSettings | null, spec: OperationSpec, keyed: boolean): RateLimitCheck {
   if (!keyed) return unlimited;
   const rateClass = spec.rateClass;
   if (rateClass === undefined) throw new Error(`route ${spec.operationId} needs a key but its document gives no x-rate-class`);
-  if (rateClass === "exempt") return unlimited;
+  if (rateClass === "exempt" || settings === null) return unlimited;
   return async (auth, res) => {
     if (auth === null) return;
     const perSecond = auth.project.rateLimits[rateClass] ?? settings.defaults[rateClass];

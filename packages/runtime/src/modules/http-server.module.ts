@@ -42,7 +42,7 @@ export const httpServerModule = defineModule({
           db,
           region: config.region,
           adminToken: config.adminToken,
-          rateLimits: { limits: messaging.rateLimits, defaults: config.rateLimits },
+          rateLimits: config.rateLimits.enabled ? { limits: messaging.rateLimits, defaults: config.rateLimits } : null,
           logger,
           contributions: [health, ...(downloadRoutes ?? []), ...(waiterRoutes ?? []), ...(apiRoutes ?? [])],
         });

@@ -75,6 +75,8 @@ describe("GET /v1/usage", () => {
     const outcome = await usage(project);
     expect(outcome.status).toBe(200);
     const now = new Date();
+    // The server's own defaults (MAILSTOP_RATE_LIMIT_*; test servers raise them).
+    const defaults = { read: server.config.rateLimits.read, write: server.config.rateLimits.write };
     expect(outcome.json).toEqual({
       period: { start: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)).toISOString(), end: resetsAt() },
       metrics: [
@@ -82,11 +84,11 @@ describe("GET /v1/usage", () => {
         { metric: METRICS.captured, used: 0, limit: null },
         { metric: STORAGE_METRIC, used: 0, limit: null },
       ],
-      limits: { max_concurrent_waits: 100, ingest_ceiling: null, rate_limits: { read: 50, write: 10 } },
+      limits: { max_concurrent_waits: 100, ingest_ceiling: null, rate_limits: defaults },
     });
     await limitProject(project, { monthly_messages: 500, ingest_ceiling: 900, rate_limit_read: 7 });
     const limited = await usage(project);
-    expect(limited.json.limits).toEqual({ max_concurrent_waits: 100, ingest_ceiling: 900, rate_limits: { read: 7, write: 10 } });
+    expect(limited.json.limits).toEqual({ max_concurrent_waits: 100, ingest_ceiling: 900, rate_limits: { read: 7, write: defaults.write } });
     // One allowance for received plus captured: both message metrics show it.
     expect(limited.json.metrics.map((m: { limit: number | null }) => m.limit)).toEqual([500, 500, null]);
   });
