@@ -10,6 +10,7 @@ import * as createAcceptedTransactions from "./2026_11_24_000100_create_accepted
 import * as domainChecks from "./2026_11_25_000100_domain_checks";
 import * as createWebhooks from "./2026_11_25_000200_create_webhooks";
 import * as usageLimits from "./2026_11_26_000100_usage_limits";
+import * as createAuditEvents from "./2026_11_26_000300_create_audit_events";
 
 /**
  * Every migration, in order. A static index (not a folder scan) so bundlers and the
@@ -27,4 +28,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   "2026_11_25_000100_domain_checks": domainChecks,
   "2026_11_25_000200_create_webhooks": createWebhooks,
   "2026_11_26_000100_usage_limits": usageLimits,
+  "2026_11_26_000300_create_audit_events": createAuditEvents,
 };
