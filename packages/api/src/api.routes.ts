@@ -11,6 +11,8 @@ import { revokeApiKeyRoute } from "./routes/admin/revoke-api-key.route";
 import { updateOrganisationRoute } from "./routes/admin/update-organisation.route";
 import { updateProjectRoute } from "./routes/admin/update-project.route";
 import { checkAuthRoute } from "./routes/auth/check-auth.route";
+import { eraseMessagesRoute } from "./routes/compliance/erase-messages.route";
+import { listAuditEventsRoute } from "./routes/compliance/list-audit-events.route";
 import { createDomainRoute } from "./routes/domains/create-domain.route";
 import { deleteDomainRoute } from "./routes/domains/delete-domain.route";
 import { getDomainRoute } from "./routes/domains/get-domain.route";
@@ -83,6 +85,8 @@ export function apiHttpContributions(deps: ApiDeps): HttpContribution[] {
         testWebhookRoute(deps),
         listWebhookAttemptsRoute(deps),
         getUsageRoute(deps),
+        listAuditEventsRoute(deps),
+        eraseMessagesRoute(deps),
       ],
     },
     {

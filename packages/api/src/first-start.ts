@@ -1,4 +1,5 @@
 import type { Config } from "@mailstop/config";
+import { systemSource } from "@mailstop/core";
 import { type Db, isEmptyInstallation, withTransactionLock } from "@mailstop/db";
 import { type ProvisionedProject, provisionProject } from "./provisioning/provision-project";
 
@@ -24,7 +25,7 @@ export async function bootstrapFirstStart(db: Db, config: Config): Promise<First
       projectKey: FIRST_START_PROJECT_KEY,
       ...(config.bootstrapApiKey === null ? {} : { fixedApiKey: config.bootstrapApiKey }),
       ...(config.bootstrapSmtpPassword === null ? {} : { fixedSmtpPassword: config.bootstrapSmtpPassword }),
-    });
+    }, systemSource("first-start"));
     return { kind: "created", project };
   });
 }

@@ -12,3 +12,4 @@ export * from "./message-limits";
 export * from "./deadline";
 export * from "./key-file";
 export * from "./periodic";
+export * from "./audit";

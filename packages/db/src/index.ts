@@ -19,3 +19,5 @@ export * from "./repositories/job.repository";
 export * from "./repositories/ledger.repository";
 export { buildEmbeddedTemplate, embeddedTemplatePath } from "./embedded-template";
 export * from "./repositories/webhook.repository";
+export * from "./repositories/audit.repository";
+export * from "./repositories/erasure.repository";

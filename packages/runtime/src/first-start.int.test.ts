@@ -72,6 +72,13 @@ describe("first start of the monolithic target (docs/operator.md \"First start\"
       expect(credential.username).toBe(username);
       expect(Buffer.from(credential.password_hash).equals(sha256(password!))).toBe(true);
 
+      // The service made them: the audit trail names it, `first-start`, in no request.
+      const audit = await rawRequest(server.url, "GET", "/v1/audit-events", { headers: { authorization: `Bearer ${apiKey}` } });
+      expect(audit.json.data).toEqual([
+        expect.objectContaining({ action: "smtp_credential.replaced", actor: { type: "system", id: "first-start" }, request_id: null }),
+        expect.objectContaining({ action: "api_key.created", actor: { type: "system", id: "first-start" }, target: { type: "api_key", id: check.json.key.id } }),
+      ]);
+
       // Secrets go to the printed text only, never to the log.
       expect(server.logs()).toContain("first start");
       expect(server.logs()).not.toContain(apiKey);

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { MailstopError, isId, newId } from "@mailstop/core";
+import { type AuditSource, MailstopError, isId, newId, systemSource } from "@mailstop/core";
 import {
   type Db,
   type Domain,
@@ -9,6 +9,7 @@ import {
   insertDomain,
   isUniqueViolation,
   raiseWebhookEvent,
+  recordAudit,
   recordDomainCheck,
   releaseStalePendingClaim,
 } from "@mailstop/db";
@@ -27,15 +28,27 @@ const DOMAIN_NAME_CONSTRAINT = "domains_domain_key";
 /**
  * Claims `name` for the project, pending, with a fresh ownership token. A stale pending claim
  * by anyone is released first, in the same transaction; any other claim is a 409 `conflict`
- * that does not say which project holds it.
+ * that does not say which project holds it. Audited as `domain.created`; a released stale claim
+ * as `domain.deleted` in its own project's trail (by the service: `system`, `domain-claims`).
  */
-export async function claimDomain(db: Db, projectId: string, name: string, service: ServiceNames): Promise<Domain> {
+export async function claimDomain(db: Db, projectId: string, name: string, service: ServiceNames, source: AuditSource): Promise<Domain> {
   const checked = checkDomainName(name, service);
   if (!checked.ok) invalidRequest([{ in: "body", path: "/domain", message: checked.reason }], `${name} cannot receive mail here: it ${checked.reason}.`);
   try {
     return await inTransaction(db, async (trx) => {
-      await releaseStalePendingClaim(trx, checked.domain, PENDING_CLAIM_DAYS);
-      return insertDomain(trx, { id: newId("domain"), projectId, domain: checked.domain, ownershipToken: randomBytes(18).toString("base64url") });
+      const released = await releaseStalePendingClaim(trx, checked.domain, PENDING_CLAIM_DAYS);
+      if (released !== null) {
+        await recordAudit(trx, {
+          projectId: released.projectId,
+          source: systemSource("domain-claims"),
+          action: "domain.deleted",
+          target: { type: "domain", id: released.id },
+          details: { domain: checked.domain, reason: "pending_claim_expired" },
+        });
+      }
+      const domain = await insertDomain(trx, { id: newId("domain"), projectId, domain: checked.domain, ownershipToken: randomBytes(18).toString("base64url") });
+      await recordAudit(trx, { projectId, source, action: "domain.created", target: { type: "domain", id: domain.id }, details: { domain: domain.domain } });
+      return domain;
     });
   } catch (error) {
     if (isUniqueViolation(error, DOMAIN_NAME_CONSTRAINT)) {
@@ -58,9 +71,15 @@ export async function requireDomain(db: Db, projectId: string, id: string): Prom
 /**
  * Records a verification's result; when it verifies the domain, raises `domain.verified` for
  * the project's subscribed endpoints in the same transaction, so the event exists exactly when
- * the transition does. Null when the domain was deleted meanwhile.
+ * the transition does, and audits it (`domain.verified`) likewise. Null when the domain was
+ * deleted meanwhile.
  */
-export async function recordVerification(deps: { db: Db; logger: Logger; mxHost: string }, domain: Domain, check: DomainCheck): Promise<Domain | null> {
+export async function recordVerification(
+  deps: { db: Db; logger: Logger; mxHost: string },
+  domain: Domain,
+  check: DomainCheck,
+  source: AuditSource,
+): Promise<Domain | null> {
   const recorded = await recordDomainCheck(deps.db, domain.projectId, domain.id, check, async (trx, verified) => {
     const at = verified.verifiedAt ?? new Date();
     await raiseWebhookEvent(trx, {
@@ -69,6 +88,7 @@ export async function recordVerification(deps: { db: Db; logger: Logger; mxHost:
       type: "domain.verified",
       body: eventBody("domain.verified", toDomainView(verified, deps.mxHost), at),
     });
+    await recordAudit(trx, { projectId: verified.projectId, source, action: "domain.verified", target: { type: "domain", id: verified.id }, details: { domain: verified.domain } });
   });
   if (recorded?.becameVerified) deps.logger.info({ project_id: domain.projectId, domain_id: domain.id, domain: domain.domain }, "domain verified");
   return recorded?.domain ?? null;

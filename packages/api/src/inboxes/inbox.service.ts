@@ -1,5 +1,5 @@
-import { DOMAIN_VERIFY_RETRY_SECONDS, MailstopError, RETENTION_SECONDS, inboxAddress, isId, looksLikeAddress, newId } from "@mailstop/core";
-import { type Db, type Domain, type Inbox, type Labels, ensureInbox, findDomainByName, findInboxByAddress, findInboxById } from "@mailstop/db";
+import { type AuditSource, DOMAIN_VERIFY_RETRY_SECONDS, MailstopError, RETENTION_SECONDS, inboxAddress, isId, looksLikeAddress, newId } from "@mailstop/core";
+import { type Db, type Domain, type Inbox, type Labels, audited, ensureInbox, findDomainByName, findInboxByAddress, findInboxById } from "@mailstop/db";
 import type { AuthContext } from "@mailstop/http";
 import { invalidRequest } from "@mailstop/openapi";
 
@@ -50,23 +50,33 @@ function requireDeliverable(address: string, field: string): void {
   );
 }
 
-/** Creates the inbox at the address `request` resolves to, or returns the one already there. */
+/**
+ * Creates the inbox at the address `request` resolves to, or returns the one already there.
+ * Only a creation is audited (`inbox.created`): returning an existing inbox changes nothing.
+ */
 export async function ensureProjectInbox(
   db: Db,
   project: AuthContext["project"],
   sharedDomain: string,
   request: InboxRequest,
+  source: AuditSource,
 ): Promise<{ inbox: Inbox; created: boolean }> {
   const address = inboxAddress({ projectKey: project.key, tag: request.tag, domain: request.domain?.domain ?? null, sharedDomain });
   if (request.localPartFrom !== undefined) requireDeliverable(address, request.localPartFrom);
-  return ensureInbox(db, newId("inbox"), {
+  const definition = {
     projectId: project.id,
     domainId: request.domain?.id ?? null,
     tag: request.tag,
     address,
     labels: request.labels,
     retentionSeconds: request.retentionSeconds ?? RETENTION_SECONDS.default,
-  });
+  };
+  return audited(
+    db,
+    (trx) => ensureInbox(trx, newId("inbox"), definition),
+    ({ inbox, created }) =>
+      created ? { projectId: project.id, source, action: "inbox.created", target: { type: "inbox", id: inbox.id }, details: { address: inbox.address, tag: inbox.tag } } : null,
+  );
 }
 
 /** The project's inbox named by an id or an address, or `inbox_not_found`. */

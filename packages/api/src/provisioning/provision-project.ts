@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { type KeyEnvironment, MailstopError, newId } from "@mailstop/core";
+import { type AuditSource, type KeyEnvironment, MailstopError, newId } from "@mailstop/core";
 import type { Config } from "@mailstop/config";
 import { type Db, PROJECT_KEY_CONSTRAINT, inTransaction, type Project, insertOrganisation, insertProject, isUniqueViolation } from "@mailstop/db";
 import { issueApiKey, issueSmtpCredential } from "./credentials";
@@ -42,9 +42,10 @@ export interface ProvisionedProject {
 
 /**
  * A new organisation, project, API key and SMTP credential, all or nothing (one transaction).
- * The response is the only place the key and password ever appear in clear.
+ * The response is the only place the key and password ever appear in clear. The key and the
+ * credential are audited in the new project's trail, by `source`.
  */
-export async function provisionProject(db: Db, config: Config, request: ProvisionRequest): Promise<ProvisionedProject> {
+export async function provisionProject(db: Db, config: Config, request: ProvisionRequest, source: AuditSource): Promise<ProvisionedProject> {
   return inTransaction(db, async (trx) => {
     const key = request.projectKey ?? randomProjectKey();
     const organisation = await insertOrganisation(trx, { id: newId("organisation"), name: key });
@@ -53,8 +54,8 @@ export async function provisionProject(db: Db, config: Config, request: Provisio
       ...(request.scopes === undefined ? {} : { scopes: request.scopes }),
       ...(request.environment === undefined ? {} : { environment: request.environment }),
       ...(request.fixedApiKey === undefined ? {} : { fixedKey: request.fixedApiKey }),
-    });
-    const smtp = await issueSmtpCredential(trx, project, request.fixedSmtpPassword);
+    }, source);
+    const smtp = await issueSmtpCredential(trx, project, source, request.fixedSmtpPassword);
     return {
       organisation_id: organisation.id,
       project_id: project.id,

@@ -219,6 +219,11 @@ describe("retries, failures and the attempt log", () => {
     );
     expect(disabled.disabled_reason).toBe("failing");
     expect(hook.received).toHaveLength(8);
+    // The service disabled it: one webhook.disabled in the audit trail, by the system, in no request.
+    const audit = await server.request("GET", "/v1/audit-events?action=webhook.disabled");
+    expect(audit.json.data.filter((event: { target: { id: string } }) => event.target.id === id)).toEqual([
+      expect.objectContaining({ actor: { type: "system", id: "webhook-delivery" }, target: { type: "webhook", id }, request_id: null, details: { disabled_reason: "failing", failed_events: 2 } }),
+    ]);
     const { json } = await server.request("PATCH", `/v1/webhooks/${id}`, { body: { enabled: true } });
     expect(json).toMatchObject({ enabled: true, disabled_reason: null });
   }, 60_000);

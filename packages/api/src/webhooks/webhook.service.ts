@@ -1,5 +1,5 @@
-import { MailstopError, isId, newId } from "@mailstop/core";
-import { type Db, type Webhook, findWebhook, insertWebhook, raiseWebhookEvent, rotateWebhookSecret, updateWebhook } from "@mailstop/db";
+import { type AuditSource, MailstopError, isId, newId } from "@mailstop/core";
+import { type AuditEntry, type Db, type Webhook, audited, findWebhook, insertWebhook, raiseWebhookEvent, rotateWebhookSecret, updateWebhook } from "@mailstop/db";
 import { type PublicComponents, invalidRequest } from "@mailstop/openapi";
 import { BlockedTarget, type SecretBox, type TargetGuard, newWebhookSecret } from "@mailstop/webhooks";
 import type { ApiDeps } from "../deps";
@@ -37,34 +37,53 @@ async function checkTarget(targets: TargetGuard, url: string): Promise<void> {
   }
 }
 
-/** Registers an endpoint; its secret is returned in clear here and stored only sealed. */
-export async function createWebhook(db: Db, tools: ApiDeps["webhooks"], projectId: string, request: CreateWebhookRequest): Promise<{ webhook: Webhook; secret: string }> {
+/** The audit entry of a change to an endpoint, or null when `webhook` is null (it was not there). */
+export function webhookAudit(source: AuditSource, action: AuditEntry["action"], webhook: { id: string; projectId: string } | null, details?: Record<string, unknown>): AuditEntry | null {
+  return webhook === null ? null : { projectId: webhook.projectId, source, action, target: { type: "webhook", id: webhook.id }, ...(details === undefined ? {} : { details }) };
+}
+
+/** Registers an endpoint (audited as `webhook.created`); its secret is returned in clear here and stored only sealed. */
+export async function createWebhook(
+  db: Db,
+  tools: ApiDeps["webhooks"],
+  projectId: string,
+  request: CreateWebhookRequest,
+  source: AuditSource,
+): Promise<{ webhook: Webhook; secret: string }> {
   await checkTarget(tools.targets, request.url);
   const secret = newWebhookSecret();
-  const webhook = await insertWebhook(db, {
-    id: newId("webhook"),
-    projectId,
-    url: request.url,
-    events: request.events,
-    description: request.description ?? null,
-    secretSealed: tools.secrets.seal(secret),
-  });
+  const input = { id: newId("webhook"), projectId, url: request.url, events: request.events, description: request.description ?? null, secretSealed: tools.secrets.seal(secret) };
+  const webhook = await audited(
+    db,
+    (trx) => insertWebhook(trx, input),
+    (created) => webhookAudit(source, "webhook.created", created, { url: created.url, events: created.events }),
+  );
   return { webhook, secret };
 }
 
-/** Applies a PATCH; a new URL passes the guard first. */
-export async function patchWebhook(db: Db, targets: TargetGuard, projectId: string, id: string, patch: UpdateWebhookRequest): Promise<Webhook> {
+/** Applies a PATCH (audited as `webhook.updated`, naming the fields it set); a new URL passes the guard first. */
+export async function patchWebhook(db: Db, targets: TargetGuard, projectId: string, id: string, patch: UpdateWebhookRequest, source: AuditSource): Promise<Webhook> {
   await requireWebhook(db, projectId, id);
   if (patch.url !== undefined) await checkTarget(targets, patch.url);
+  const updated = await audited(
+    db,
+    (trx) => updateWebhook(trx, projectId, id, patch),
+    (webhook) => webhookAudit(source, "webhook.updated", webhook, { changes: patch }),
+  );
   // Deleted since it was found.
-  return (await updateWebhook(db, projectId, id, patch)) ?? notFound(id);
+  return updated ?? notFound(id);
 }
 
-/** A new signing secret; the current one keeps signing beside it for {@link SECRET_OVERLAP_MS}. */
-export async function rotateSecret(db: Db, secrets: SecretBox, projectId: string, id: string): Promise<{ webhook: Webhook; secret: string }> {
+/** A new signing secret (audited as `webhook.secret_rotated`); the current one keeps signing beside it for {@link SECRET_OVERLAP_MS}. */
+export async function rotateSecret(db: Db, secrets: SecretBox, projectId: string, id: string, source: AuditSource): Promise<{ webhook: Webhook; secret: string }> {
   const webhook = await requireWebhook(db, projectId, id);
   const secret = newWebhookSecret();
-  const rotated = await rotateWebhookSecret(db, projectId, webhook.id, secrets.seal(secret), new Date(Date.now() + SECRET_OVERLAP_MS));
+  const overlapUntil = new Date(Date.now() + SECRET_OVERLAP_MS);
+  const rotated = await audited(
+    db,
+    (trx) => rotateWebhookSecret(trx, projectId, webhook.id, secrets.seal(secret), overlapUntil),
+    (done) => webhookAudit(source, "webhook.secret_rotated", done, { previous_secret_valid_until: overlapUntil.toISOString() }),
+  );
   return { webhook: rotated ?? notFound(id), secret };
 }
 

@@ -10,6 +10,7 @@ import * as createAcceptedTransactions from "./2026_11_24_000100_create_accepted
 import * as domainChecks from "./2026_11_25_000100_domain_checks";
 import * as createWebhooks from "./2026_11_25_000200_create_webhooks";
 import * as usageLimits from "./2026_11_26_000100_usage_limits";
+import * as createAuditEvents from "./2026_11_26_000300_create_audit_events";
 import * as createStorageUsage from "./2026_11_27_000100_create_storage_usage";
 
 /**
@@ -28,5 +29,6 @@ export const MIGRATIONS: Record<string, Migration> = {
   "2026_11_25_000100_domain_checks": domainChecks,
   "2026_11_25_000200_create_webhooks": createWebhooks,
   "2026_11_26_000100_usage_limits": usageLimits,
+  "2026_11_26_000300_create_audit_events": createAuditEvents,
   "2026_11_27_000100_create_storage_usage": createStorageUsage,
 };

@@ -157,15 +157,19 @@ export async function findApiKeyByHash(db: Db, keyHash: Buffer, period: string):
   return row ? toApiKeyRecord(row) : null;
 }
 
-/** Revokes a key; false when no such key exists. Revoking twice keeps the first instant. */
-export async function revokeApiKey(db: Db, id: string): Promise<boolean> {
+/**
+ * Revokes a key; null when no such key exists. Revoking twice keeps the first instant;
+ * `revokedNow` is true only for the call that revoked it (`now()` is the transaction's start,
+ * which an earlier revocation cannot share).
+ */
+export async function revokeApiKey(db: Db, id: string): Promise<{ projectId: string; revokedNow: boolean } | null> {
   const row = await db
     .updateTable("api_keys")
     .set({ revoked_at: sql<Date>`coalesce(revoked_at, now())` })
     .where("id", "=", id)
-    .returning("id")
+    .returning(["project_id", sql<boolean>`revoked_at = now()`.as("revoked_now")])
     .executeTakeFirst();
-  return row !== undefined;
+  return row === undefined ? null : { projectId: row.project_id, revokedNow: row.revoked_now };
 }
 
 /** Replaces the project's SMTP credential (one per project). */

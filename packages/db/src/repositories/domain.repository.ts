@@ -48,15 +48,17 @@ export async function listDomains(db: Db, projectId: string, page: { beforeId: s
  * Frees `domain` when another claim on it is still pending `days` after its creation: an
  * unverified claim must not hold a name forever against the project that really owns it. A
  * pending domain has no inboxes (they need a verified one), so nothing else goes with it.
+ * Returns the released claim (its owner's audit trail records it), or null.
  */
-export async function releaseStalePendingClaim(db: Db, domain: string, days: number): Promise<boolean> {
+export async function releaseStalePendingClaim(db: Db, domain: string, days: number): Promise<{ id: string; projectId: string } | null> {
   const released = await db
     .deleteFrom("domains")
     .where("domain", "=", domain.toLowerCase())
     .where("status", "=", "pending")
     .where("created_at", "<", new Date(Date.now() - days * 86_400_000))
+    .returning(["id", "project_id"])
     .executeTakeFirst();
-  return released.numDeletedRows > 0n;
+  return released === undefined ? null : { id: released.id, projectId: released.project_id };
 }
 
 /**
@@ -99,7 +101,7 @@ export async function recordDomainCheck(
  * counted or created after the domain is gone (and then fails on the key).
  */
 export async function deleteDomainIfUnused(db: Db, projectId: string, id: string): Promise<{ found: false } | { found: true; deleted: boolean; inboxCount: number }> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const row = await trx.selectFrom("domains").select("id").where("project_id", "=", projectId).where("id", "=", id).forUpdate().executeTakeFirst();
     if (row === undefined) return { found: false };
     const { count } = await trx.selectFrom("inboxes").select((eb) => eb.fn.countAll<string>().as("count")).where("domain_id", "=", id).executeTakeFirstOrThrow();

@@ -1,5 +1,5 @@
 import { type ExpressionBuilder, type SelectQueryBuilder, type Selectable, sql } from "kysely";
-import type { Db } from "../database";
+import { type Db, inTransaction } from "../database";
 import type { Database, Labels } from "../tables";
 import { queueUnusedBlobs } from "./reaper.repository";
 import { lowerStoredBytes } from "./storage-usage.repository";
@@ -141,6 +141,8 @@ export async function listInboxes(
 export interface DeletedCounts {
   inboxesDeleted: number;
   messagesDeleted: number;
+  /** The inboxes deleted (the audit trail names them). */
+  inboxIds: string[];
 }
 
 type InboxIdQuery = SelectQueryBuilder<Database, "inboxes", { id: string }>;
@@ -158,17 +160,17 @@ async function deleteLockedInboxes(
   choose: (query: InboxIdQuery) => InboxIdQuery,
   busy: "wait" | "skip",
 ): Promise<DeletedCounts> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const query = choose(trx.selectFrom("inboxes").select("id").where("project_id", "=", projectId)).forUpdate();
     const locked = await (busy === "skip" ? query.skipLocked() : query).execute();
     const ids = locked.map((row) => row.id);
-    if (ids.length === 0) return { inboxesDeleted: 0, messagesDeleted: 0 };
+    if (ids.length === 0) return { inboxesDeleted: 0, messagesDeleted: 0, inboxIds: [] };
     const messages = await trx.deleteFrom("messages").where("project_id", "=", projectId).where("inbox_id", "in", ids).returning(["raw_key", "project_id", "size", "deleted_at"]).execute();
     const inboxes = await trx.deleteFrom("inboxes").where("project_id", "=", projectId).where("id", "in", ids).executeTakeFirst();
     // Their stored bytes go with them: queued here, removed by the reaper.
     await queueUnusedBlobs(trx, messages.map((row) => row.raw_key));
     await lowerStoredBytes(trx, messages.filter((row) => row.deleted_at === null));
-    return { inboxesDeleted: Number(inboxes.numDeletedRows), messagesDeleted: messages.length };
+    return { inboxesDeleted: Number(inboxes.numDeletedRows), messagesDeleted: messages.length, inboxIds: ids };
   });
 }
 

@@ -1,6 +1,6 @@
 import { type ExpressionBuilder, type Selectable, sql } from "kysely";
 import { jsonArrayFrom } from "kysely/helpers/postgres";
-import type { Db } from "../database";
+import { type Db, inTransaction } from "../database";
 import { type Database, type Labels, MESSAGE_COLUMNS } from "../tables";
 import { compiledOnce } from "../compiled-once";
 import { prepareVaryingStatement } from "../prepared-statements";
@@ -205,7 +205,7 @@ export async function listReadableMessages(
  * are removed later by the reaper. False when there is no such readable message.
  */
 export async function tombstoneMessage(db: Db, projectId: string, id: string, now = new Date()): Promise<boolean> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const erased = await trx
       .updateTable("messages")
       .set({ deleted_at: now })

@@ -1,6 +1,8 @@
 import { type Selectable, sql } from "kysely";
 import type { Db } from "../database";
 import { inTransaction } from "../database";
+import { systemSource } from "@mailstop/core";
+import { recordAudit } from "./audit.repository";
 import type { WebhookAttemptsTable, WebhookDeliveriesTable, WebhookEventType, WebhooksTable } from "../tables/webhook.table";
 
 export type { WebhookEventType } from "../tables/webhook.table";
@@ -209,7 +211,8 @@ export interface AttemptRecord {
  * Writes an attempt to the log and moves its delivery on, in one transaction: a success ends
  * it and resets the endpoint's failing streak; a failure with attempts left reschedules it; a
  * failure that spent the schedule ends it and, after `disableAfter` such events in a row,
- * disables the endpoint (`disabled_reason: "failing"`). `body` keeps what was signed, so
+ * disables the endpoint (`disabled_reason: "failing"`), recording `webhook.disabled` in the
+ * project's audit trail (the service did it: actor `system`, `webhook-delivery`). `body` keeps what was signed, so
  * every retry sends the same bytes. `disableAfter` null: the delivery ends without counting
  * against the endpoint (it was dropped unsent: its message erased, or the endpoint disabled).
  */
@@ -249,7 +252,9 @@ export async function recordAttempt(db: Db, delivery: ClaimedDelivery, body: str
       .execute();
     if (attempt.ok) await trx.updateTable("webhooks").set({ failing_streak: 0 }).where("id", "=", webhook.id).execute();
     else if (exhausted && disableAfter !== null) {
-      await trx
+      // Locked first, so the audit row is written by the one attempt that disabled it.
+      const before = await trx.selectFrom("webhooks").select("enabled").where("id", "=", webhook.id).forUpdate().executeTakeFirst();
+      const after = await trx
         .updateTable("webhooks")
         .set((eb) => ({
           failing_streak: eb("failing_streak", "+", 1),
@@ -257,7 +262,17 @@ export async function recordAttempt(db: Db, delivery: ClaimedDelivery, body: str
           disabled_reason: sql<string | null>`case when failing_streak + 1 >= ${disableAfter} then 'failing' else disabled_reason end`,
         }))
         .where("id", "=", webhook.id)
-        .execute();
+        .returning(["enabled", "failing_streak"])
+        .executeTakeFirst();
+      if (before?.enabled === true && after?.enabled === false) {
+        await recordAudit(trx, {
+          projectId: webhook.projectId,
+          source: systemSource("webhook-delivery"),
+          action: "webhook.disabled",
+          target: { type: "webhook", id: webhook.id },
+          details: { disabled_reason: "failing", failed_events: after.failing_streak },
+        });
+      }
     }
   });
 }

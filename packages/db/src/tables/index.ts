@@ -1,3 +1,4 @@
+import type { AuditEventsTable } from "./audit.table";
 import type { JobsTable } from "./job.table";
 import type { AcceptedTransactionsTable } from "./ledger.table";
 import type { DomainsTable, InboxesTable } from "./inbox.table";
@@ -25,6 +26,7 @@ export interface Database {
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  audit_events: AuditEventsTable;
 }
 
 export type { Labels } from "./inbox.table";

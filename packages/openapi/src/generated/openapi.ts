@@ -652,7 +652,11 @@ export interface paths {
         };
         /**
          * List audit events
-         * @description The project's audit trail, newest first. Records changes (inboxes, domains, webhooks, deletions and erasures), not reads.
+         * @description The project's audit trail, newest first (by `at`, then `id`). Records changes, not
+         *     reads: each event is written in the same transaction as the change it records, so an
+         *     event exists exactly when its change does. Actors are the calling API key (`api_key`,
+         *     its id), the operator through the admin API or CLI (`admin`, id `admin`), or the
+         *     service itself (`system`, e.g. `webhook-delivery` disabling a failing endpoint).
          */
         get: operations["listAuditEvents"];
         put?: never;
@@ -694,10 +698,14 @@ export interface paths {
         put?: never;
         /**
          * Erase every message of an address
-         * @description Erases every message stored in the inbox at `address` (an address, or an inbox id),
-         *     for data-subject requests. Messages are tombstoned at once and their stored bytes
-         *     removed by the background reaper, as with `DELETE /v1/messages/{id}`; the inbox itself
-         *     is kept. An unknown address gives 404 `inbox_not_found`. Not recoverable.
+         * @description Erases every message of the project sent from or to `address`, for data-subject
+         *     requests: its envelope sender or recipient, or an address of its From, To or Cc header,
+         *     compared case-insensitively, in every inbox. Messages are tombstoned at once (gone from
+         *     every read, list, wait and stream) and their stored bytes removed by the background
+         *     reaper, as with `DELETE /v1/messages/{id}`; inboxes are kept. An address with no
+         *     messages erases nothing (`messages_erased: 0`). Audited as `messages.erased` with the
+         *     count and a SHA-256 of the lower-cased address, never the address itself. Not
+         *     recoverable.
          */
         post: operations["eraseMessages"];
         delete?: never;
@@ -1380,24 +1388,33 @@ export interface components {
             limit: number;
             next_cursor: string | null;
         };
+        /**
+         * @description What happened, `<kind>.<verb>`.
+         * @enum {string}
+         */
+        AuditAction: "inbox.created" | "inbox.deleted" | "inboxes.cleaned_up" | "message.deleted" | "messages.erased" | "domain.created" | "domain.verified" | "domain.deleted" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_rotated" | "webhook.disabled" | "api_key.created" | "api_key.revoked" | "smtp_credential.replaced" | "project.limits_updated";
         AuditEvent: {
             /** @description Audit event id (`evt_…`). */
             id: string;
-            /**
-             * @description What happened, `<resource>.<verb>`, e.g. `inbox.created`, `inbox.deleted`, `domain.verified`, `webhook.updated`, `messages.erased`.
-             * @example inbox.deleted
-             */
-            action: string;
-            /** @enum {string} */
-            actor_type: "api_key" | "admin" | "system";
-            /** @description Key id (`key_…`) for `api_key` actors. */
-            actor_id: string | null;
-            resource_type: string;
-            resource_id: string | null;
-            request_id: string | null;
             /** Format: date-time */
-            created_at: string;
-            metadata: {
+            at: string;
+            actor: {
+                /** @enum {string} */
+                type: "api_key" | "admin" | "system";
+                /** @description The key id (`key_…`) for `api_key`, `admin` for the operator, the part of the service for `system` (`webhook-delivery`, `domain-claims`, `first-start`). */
+                id: string;
+            };
+            action: components["schemas"]["AuditAction"];
+            target: {
+                /** @description What was changed - `inbox`, `message`, `project`, `domain`, `webhook`, `api_key` or `smtp_credential`. */
+                type: string;
+                /** @description Its id (the username for `smtp_credential`). */
+                id: string;
+            };
+            /** @description The request that made the change (`req_…`); null for the service's own work. */
+            request_id: string | null;
+            /** @description What the action changed (counts, the fields a PATCH set, …); never secrets, and never the address of an erasure (only its SHA-256). */
+            details: {
                 [key: string]: unknown;
             };
         };
@@ -1415,13 +1432,18 @@ export interface components {
             max_retention_seconds: number;
         };
         ErasureRequest: {
-            /** @description The inbox address whose messages are erased (an inbox id is accepted too). */
+            /**
+             * Format: email
+             * @description The email address whose messages are erased (compared case-insensitively).
+             */
             address: string;
         };
         ErasureResult: {
+            /** @description The address as erased (lower-cased). */
             address: string;
-            inbox_id: string;
             messages_erased: number;
+            /** Format: date-time */
+            erased_at: string;
         };
         ArticleSummary: {
             slug: string;
@@ -2696,8 +2718,12 @@ export interface operations {
     listAuditEvents: {
         parameters: {
             query?: {
-                /** @description Only events of this action, e.g. `inbox.deleted`. */
-                action?: string;
+                /** @description Only events of this action. */
+                action?: components["schemas"]["AuditAction"];
+                /** @description Only events at or after this instant (ISO 8601, inclusive). */
+                since?: string;
+                /** @description Only events before this instant (ISO 8601, exclusive). */
+                until?: string;
                 /** @description Page size. */
                 limit?: components["parameters"]["Limit"];
                 /** @description The `next_cursor` of the previous page; omit for the first page. */
@@ -2778,7 +2804,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             402: components["responses"]["PaymentRequired"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["Internal"];

@@ -1,13 +1,21 @@
 import { MailstopError } from "@mailstop/core";
-import { deleteDomainIfUnused } from "@mailstop/db";
+import { audited, deleteDomainIfUnused } from "@mailstop/db";
+import { keySource } from "../../audit/audit-source";
 import { type ApiDeps, publicRoute } from "../../deps";
 import { domainNotFound, requireDomain } from "../../domains/domain.service";
 
-/** DELETE /v1/domains/{id}: releases the claim; refused while inboxes live on the domain. */
+/** DELETE /v1/domains/{id}: releases the claim (audited as `domain.deleted`); refused while inboxes live on the domain. */
 export const deleteDomainRoute = ({ db }: ApiDeps) =>
-  publicRoute("deleteDomain", async ({ auth, params }) => {
+  publicRoute("deleteDomain", async ({ auth, params, requestId }) => {
     const domain = await requireDomain(db, auth.project.id, params.id);
-    const result = await deleteDomainIfUnused(db, auth.project.id, domain.id);
+    const result = await audited(
+      db,
+      (trx) => deleteDomainIfUnused(trx, auth.project.id, domain.id),
+      (outcome) =>
+        outcome.found && outcome.deleted
+          ? { projectId: auth.project.id, source: keySource({ auth, requestId }), action: "domain.deleted", target: { type: "domain", id: domain.id }, details: { domain: domain.domain } }
+          : null,
+    );
     // Lost a race with a concurrent delete: gone, as any unknown domain.
     if (!result.found) throw domainNotFound(params.id);
     if (!result.deleted) {

@@ -1,3 +1,4 @@
+import { keySource } from "../../audit/audit-source";
 import { type ApiDeps, publicRoute } from "../../deps";
 import { DnsVerifier } from "../../domains/dns-verification";
 import { domainNotFound, recordVerification, requireDomain } from "../../domains/domain.service";
@@ -10,11 +11,11 @@ import { toDomainView } from "../../domains/domain.view";
  */
 export const verifyDomainRoute = ({ db, config, logger }: ApiDeps) => {
   const verifier = new DnsVerifier(config.dnsServers, config.mxHost);
-  return publicRoute("verifyDomain", async ({ auth, params }) => {
+  return publicRoute("verifyDomain", async ({ auth, params, requestId }) => {
     const domain = await requireDomain(db, auth.project.id, params.id);
     if (domain.status === "verified") return { status: 200, body: toDomainView(domain, config.mxHost) };
     const check = await verifier.check(domain.domain, domain.ownershipToken);
-    const recorded = await recordVerification({ db, logger, mxHost: config.mxHost }, domain, check);
+    const recorded = await recordVerification({ db, logger, mxHost: config.mxHost }, domain, check, keySource({ auth, requestId }));
     // Deleted while its records were being looked up.
     if (recorded === null) throw domainNotFound(params.id);
     return { status: 200, body: toDomainView(recorded, config.mxHost) };

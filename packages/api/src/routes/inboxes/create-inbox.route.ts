@@ -1,5 +1,6 @@
 import { normaliseTag } from "@mailstop/core";
 import { invalidRequest } from "@mailstop/openapi";
+import { keySource } from "../../audit/audit-source";
 import { type ApiDeps, publicRoute } from "../../deps";
 import { ensureProjectInbox, resolveReceivingDomain } from "../../inboxes/inbox.service";
 import { toInboxView } from "../../inboxes/inbox.view";
@@ -9,7 +10,7 @@ import { toInboxView } from "../../inboxes/inbox.view";
  * follow the grammar; an existing inbox is returned as it is (201 either way).
  */
 export const createInboxRoute = ({ db, config }: ApiDeps) =>
-  publicRoute("createInbox", async ({ auth, body }) => {
+  publicRoute("createInbox", async ({ auth, body, requestId }) => {
     const tag = normaliseTag(body.tag);
     if (tag === null) {
       invalidRequest([{ in: "body", path: "/tag", message: "must be dot-separated segments of a-z, 0-9, - and _ (it is lower-cased, never slugified)" }]);
@@ -21,6 +22,6 @@ export const createInboxRoute = ({ db, config }: ApiDeps) =>
       labels: body.labels ?? {},
       retentionSeconds: body.retention_seconds,
       localPartFrom: "/tag",
-    });
+    }, keySource({ auth, requestId }));
     return { status: 201, body: toInboxView(inbox) };
   });

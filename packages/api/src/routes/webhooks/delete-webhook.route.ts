@@ -1,11 +1,19 @@
 import { isId } from "@mailstop/core";
-import { deleteWebhook } from "@mailstop/db";
+import { audited, deleteWebhook } from "@mailstop/db";
+import { keySource } from "../../audit/audit-source";
 import { type ApiDeps, publicRoute } from "../../deps";
-import { webhookNotFound } from "../../webhooks/webhook.service";
+import { webhookAudit, webhookNotFound } from "../../webhooks/webhook.service";
 
-/** DELETE /v1/webhooks/{id}: the endpoint, its queued deliveries and its attempt log. */
+/** DELETE /v1/webhooks/{id}: the endpoint, its queued deliveries and its attempt log; audited as `webhook.deleted`. */
 export const deleteWebhookRoute = ({ db }: ApiDeps) =>
-  publicRoute("deleteWebhook", async ({ auth, params }) => {
-    if (!isId("webhook", params.id) || !(await deleteWebhook(db, auth.project.id, params.id))) throw webhookNotFound(params.id);
+  publicRoute("deleteWebhook", async ({ auth, params, requestId }) => {
+    const deleted =
+      isId("webhook", params.id) &&
+      (await audited(
+        db,
+        (trx) => deleteWebhook(trx, auth.project.id, params.id),
+        (done) => webhookAudit(keySource({ auth, requestId }), "webhook.deleted", done ? { id: params.id, projectId: auth.project.id } : null),
+      ));
+    if (!deleted) throw webhookNotFound(params.id);
     return { status: 200, body: { id: params.id, deleted: true } };
   });

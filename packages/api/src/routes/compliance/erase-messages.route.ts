@@ -1,0 +1,29 @@
+import { sha256 } from "@mailstop/core";
+import { audited, eraseMessagesOf } from "@mailstop/db";
+import { keySource } from "../../audit/audit-source";
+import { type ApiDeps, publicRoute } from "../../deps";
+
+/**
+ * POST /v1/erasure: tombstones every message of the project from or to the address (the
+ * document validates it as an email address), audited as `messages.erased` in the same
+ * transaction. The audit row keeps the count and a SHA-256 of the lower-cased address, never
+ * the address: an erasure must not store again the personal data it removes, while whoever
+ * holds the address can still find its erasure by hashing it.
+ */
+export const eraseMessagesRoute = ({ db }: ApiDeps) =>
+  publicRoute("eraseMessages", async ({ auth, body, requestId }) => {
+    const address = body.address.toLowerCase();
+    const erasedAt = new Date();
+    const erased = await audited(
+      db,
+      (trx) => eraseMessagesOf(trx, auth.project.id, address, erasedAt),
+      (count) => ({
+        projectId: auth.project.id,
+        source: keySource({ auth, requestId }),
+        action: "messages.erased",
+        target: { type: "project", id: auth.project.id },
+        details: { address_sha256: sha256(address).toString("hex"), messages_erased: count },
+      }),
+    );
+    return { status: 200, body: { address, messages_erased: erased, erased_at: erasedAt.toISOString() } };
+  });
