@@ -11,6 +11,8 @@ import { revokeApiKeyRoute } from "./routes/admin/revoke-api-key.route";
 import { updateOrganisationRoute } from "./routes/admin/update-organisation.route";
 import { updateProjectRoute } from "./routes/admin/update-project.route";
 import { checkAuthRoute } from "./routes/auth/check-auth.route";
+import { getArticleRoute } from "./routes/content/get-article.route";
+import { listArticlesRoute } from "./routes/content/list-articles.route";
 import { createDomainRoute } from "./routes/domains/create-domain.route";
 import { deleteDomainRoute } from "./routes/domains/delete-domain.route";
 import { getDomainRoute } from "./routes/domains/get-domain.route";
@@ -33,6 +35,7 @@ import { waitRoute } from "./routes/messages/wait.route";
 import { abuseRoute } from "./routes/meta/abuse.route";
 import { docsRoute, mountDocsAssets } from "./routes/meta/docs.route";
 import { openApiRoute } from "./routes/meta/openapi.route";
+import { getRetentionRoute } from "./routes/retention/get-retention.route";
 import { streamInboxEventsRoute } from "./routes/stream/stream-inbox-events.route";
 import { createWebhookRoute } from "./routes/webhooks/create-webhook.route";
 import { deleteWebhookRoute } from "./routes/webhooks/delete-webhook.route";
@@ -81,6 +84,9 @@ export function apiHttpContributions(deps: ApiDeps): HttpContribution[] {
         rotateWebhookSecretRoute(deps),
         testWebhookRoute(deps),
         listWebhookAttemptsRoute(deps),
+        getRetentionRoute(deps),
+        listArticlesRoute(deps),
+        getArticleRoute(deps),
       ],
     },
     {

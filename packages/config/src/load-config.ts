@@ -42,6 +42,8 @@ export interface Config {
     disableAfter: number;
   };
   stream: { heartbeatSeconds: number; tokenTtlSeconds: number; maxDurationSeconds: number };
+  /** Directory of the published articles; null: the articles bundled with the api package. */
+  contentDir: string | null;
 }
 
 /** Invalid configuration: one line per offending variable, all of them at once. */
@@ -124,6 +126,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       tokenTtlSeconds: raw.MAILSTOP_STREAM_TOKEN_TTL_S,
       maxDurationSeconds: raw.MAILSTOP_STREAM_MAX_DURATION_S,
     },
+    contentDir: raw.MAILSTOP_CONTENT_DIR ?? null,
   };
 }
 
