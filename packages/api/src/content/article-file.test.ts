@@ -108,4 +108,10 @@ describe("renderArticleHtml", () => {
     expect(html).toContain("<td>1</td>");
     expect(html).toContain('<pre><code class="language-ts">const x = 1 &lt; 2;\n</code></pre>');
   });
+
+  it("links bare URLs that have a scheme, and leaves bare domain names and addresses as text", () => {
+    expect(renderArticleHtml("See https://example.com/docs, then claim qa.acme.com for signup@qa.acme.com.")).toBe(
+      '<p>See <a href="https://example.com/docs">https://example.com/docs</a>, then claim qa.acme.com for signup@qa.acme.com.</p>\n',
+    );
+  });
 });

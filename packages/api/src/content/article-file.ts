@@ -69,6 +69,9 @@ const MATTER_OPTIONS = {
 // Raw HTML in the Markdown is allowed through to the sanitiser (an article may want a <details>
 // or a table with a caption); the sanitiser, not the renderer, is what keeps the output safe.
 const markdown = new MarkdownIt({ html: true, linkify: true, typographer: false });
+// Bare URLs with a scheme become links; bare names (`qa.acme.com`, `mailstop.test`), which
+// articles about domains are full of, stay text.
+markdown.linkify.set({ fuzzyLink: false, fuzzyEmail: false });
 
 const SANITIZE_OPTIONS: sanitizeHtml.IOptions = {
   allowedTags: [...sanitizeHtml.defaults.allowedTags, "img", "details", "summary"],
