@@ -124,7 +124,8 @@ export class ArticleLibrary {
     this.#published = [...files.values()]
       .map((entry) => entry.article)
       .filter((article): article is LoadedArticle => article !== null && !article.draft)
-      .sort((a, b) => (a.publishedAt === b.publishedAt ? a.slug.localeCompare(b.slug) : a.publishedAt < b.publishedAt ? 1 : -1));
+      // ISO strings in UTC and ASCII slugs both sort by code unit, whatever the server's locale.
+      .sort((a, b) => (a.publishedAt === b.publishedAt ? (a.slug < b.slug ? -1 : 1) : a.publishedAt < b.publishedAt ? 1 : -1));
   }
 
   /**
