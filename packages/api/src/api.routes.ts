@@ -13,6 +13,8 @@ import { updateProjectRoute } from "./routes/admin/update-project.route";
 import { checkAuthRoute } from "./routes/auth/check-auth.route";
 import { eraseMessagesRoute } from "./routes/compliance/erase-messages.route";
 import { listAuditEventsRoute } from "./routes/compliance/list-audit-events.route";
+import { getArticleRoute } from "./routes/content/get-article.route";
+import { listArticlesRoute } from "./routes/content/list-articles.route";
 import { createDomainRoute } from "./routes/domains/create-domain.route";
 import { deleteDomainRoute } from "./routes/domains/delete-domain.route";
 import { getDomainRoute } from "./routes/domains/get-domain.route";
@@ -35,6 +37,7 @@ import { waitRoute } from "./routes/messages/wait.route";
 import { abuseRoute } from "./routes/meta/abuse.route";
 import { docsRoute, mountDocsAssets } from "./routes/meta/docs.route";
 import { openApiRoute } from "./routes/meta/openapi.route";
+import { getRetentionRoute } from "./routes/retention/get-retention.route";
 import { streamInboxEventsRoute } from "./routes/stream/stream-inbox-events.route";
 import { createWebhookRoute } from "./routes/webhooks/create-webhook.route";
 import { deleteWebhookRoute } from "./routes/webhooks/delete-webhook.route";
@@ -87,6 +90,9 @@ export function apiHttpContributions(deps: ApiDeps): HttpContribution[] {
         getUsageRoute(deps),
         listAuditEventsRoute(deps),
         eraseMessagesRoute(deps),
+        getRetentionRoute(deps),
+        listArticlesRoute(deps),
+        getArticleRoute(deps),
       ],
     },
     {

@@ -6,6 +6,7 @@ import type { Bus, WaitSlots } from "@mailstop/messaging";
 import { defineOpenRoute, defineRoute } from "@mailstop/http";
 import type { AdminOperations, PublicOperations } from "@mailstop/openapi";
 import type { SecretBox, TargetGuard } from "@mailstop/webhooks";
+import type { ArticleLibrary } from "./content/article-library";
 
 /** What every route of the api and the waiter needs, built once at start-up. */
 export interface ServiceDeps {
@@ -19,6 +20,8 @@ export interface ServiceDeps {
 /** What the api's routes need besides: webhook secrets are sealed, and their targets checked, here. */
 export interface ApiDeps extends ServiceDeps {
   webhooks: { secrets: SecretBox; targets: TargetGuard };
+  /** The published articles of the content routes, loaded at start. */
+  articles: ArticleLibrary;
 }
 
 /** What the waiter's routes (the blocking wait, the event stream) need besides. */

@@ -1,5 +1,6 @@
 export { apiHttpContributions, waiterHttpContributions } from "./api.routes";
 export type { ApiDeps } from "./deps";
+export { ArticleLibrary, BUNDLED_ARTICLES_DIR } from "./content/article-library";
 export { bootstrapFirstStart, describeFirstStart, FIRST_START_PROJECT_KEY } from "./first-start";
 export { provisionProject, type ProvisionedProject } from "./provisioning/provision-project";
 export { mountSignedDownloads } from "./downloads/signed-download.route";

@@ -44,6 +44,8 @@ export interface Config {
   stream: { heartbeatSeconds: number; tokenTtlSeconds: number; maxDurationSeconds: number };
   /** Requests per second per API key and route class, unless the key's project sets its own. */
   rateLimits: { enabled: boolean; read: number; write: number };
+  /** Directory of the published articles; null: the articles bundled with the api package. */
+  contentDir: string | null;
 }
 
 /** Invalid configuration: one line per offending variable, all of them at once. */
@@ -127,6 +129,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       maxDurationSeconds: raw.MAILSTOP_STREAM_MAX_DURATION_S,
     },
     rateLimits: { enabled: raw.MAILSTOP_RATE_LIMITS === "on", read: raw.MAILSTOP_RATE_LIMIT_READ, write: raw.MAILSTOP_RATE_LIMIT_WRITE },
+    contentDir: raw.MAILSTOP_CONTENT_DIR ?? null,
   };
 }
 

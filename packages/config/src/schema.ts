@@ -16,6 +16,12 @@ export const CONFIG_GROUPS = {
     MAILSTOP_BRAND: str({ default: "mailstop", desc: "Brand string reported by /health and the abuse document." }),
     MAILSTOP_LOG_LEVEL: str({ choices: ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const, default: "info", desc: "pino log level." }),
   },
+  content: {
+    MAILSTOP_CONTENT_DIR: str({
+      default: undefined,
+      desc: "Directory of the Markdown articles served under /content/v1/articles (default: the articles bundled with mailstop, packages/api/content/articles). Changed files are picked up within about 10 s.",
+    }),
+  },
   domains: {
     MAILSTOP_SHARED_DOMAIN: domainName({ default: "mailstop.test", desc: "The shared receiving domain of <project_key>.<tag>@ addresses." }),
     MAILSTOP_MX_HOST: domainName({ default: undefined, desc: "Mail exchanger published in DNS instructions and the abuse document (default mx.<shared domain>)." }),

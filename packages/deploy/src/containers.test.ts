@@ -1,5 +1,7 @@
-import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
+import { readFileSync, readdirSync } from "node:fs";
+import { relative, resolve } from "node:path";
+import dockerignore from "@balena/dockerignore";
+import { BUNDLED_ARTICLES_DIR } from "@mailstop/api";
 import { validate } from "dockerfile-utils";
 import { parse } from "yaml";
 import { FLEET_JOBS, FLEET_SERVICES, containerHealthcheck, portOf } from "./fleet-services";
@@ -39,6 +41,16 @@ describe("infra/docker/Dockerfile", () => {
     expect(deps.some((i) => i.keyword === "RUN" && i.args.includes("pnpm install --frozen-lockfile"))).toBe(true);
     expect(runtimeStart).toBeGreaterThan(0);
     expect(runtime.some((i) => i.keyword === "COPY" && i.args.startsWith("--from=deps "))).toBe(true);
+  });
+
+  it("ships the bundled articles: the deps stage copies the build context, and its .dockerignore keeps them", () => {
+    const deps = all.slice(all.findIndex((i) => i.keyword === "FROM" && / AS deps$/.test(i.args)), runtimeStart);
+    expect(deps.some((i) => i.keyword === "COPY" && i.args === ". .")).toBe(true);
+    // Read with Docker's own matching rules (@balena/dockerignore), not a hand-written glob.
+    const ignored = dockerignore().add(read("infra/docker/Dockerfile.dockerignore").split("\n"));
+    const articles = readdirSync(BUNDLED_ARTICLES_DIR).map((name) => relative(REPO_ROOT, resolve(BUNDLED_ARTICLES_DIR, name)));
+    expect(articles.length).toBeGreaterThan(0);
+    for (const path of articles) expect({ path, ignored: ignored.ignores(path) }).toEqual({ path, ignored: false });
   });
 
   it("runs as a non-root user, listening on every interface, with a health check and the mailstop entrypoint", () => {

@@ -676,7 +676,11 @@ export interface paths {
         };
         /**
          * Message retention settings
-         * @description The default message retention applied when an inbox is created without `retention_seconds`, and the accepted bounds. Retention applies to messages; inboxes remain until deleted.
+         * @description The default message retention applied when an inbox is created without
+         *     `retention_seconds`, the accepted bounds, and how often the reaper removes expired
+         *     messages (`MAILSTOP_REAP_INTERVAL_S`). Retention applies to messages; inboxes remain
+         *     until deleted. Reads hide a message from the instant it expires; the reaper deletes its
+         *     row and stored bytes within about one interval.
          */
         get: operations["getRetention"];
         put?: never;
@@ -723,7 +727,9 @@ export interface paths {
         };
         /**
          * List published articles
-         * @description Published articles, newest first, without their bodies.
+         * @description Every published article, newest first (by `published_at`, then slug), without its
+         *     body. Drafts are never listed. The list is short (a few Markdown files), so it is not
+         *     paged.
          */
         get: operations["listArticles"];
         put?: never;
@@ -743,7 +749,7 @@ export interface paths {
         };
         /**
          * Get a published article
-         * @description One published article with its Markdown body. An unknown or unpublished slug gives 404 `article_not_found`.
+         * @description One published article, its Markdown rendered to sanitised HTML. An unknown slug, or a draft's, gives 404 `article_not_found`.
          */
         get: operations["getArticle"];
         put?: never;
@@ -1424,12 +1430,26 @@ export interface components {
             next_cursor: string | null;
         };
         Retention: {
-            /** @example 86400 */
+            /**
+             * @description Retention of an inbox created without `retention_seconds`.
+             * @example 86400
+             */
             default_retention_seconds: number;
-            /** @example 60 */
+            /**
+             * @description The smallest `retention_seconds` accepted.
+             * @example 60
+             */
             min_retention_seconds: number;
-            /** @example 2592000 */
+            /**
+             * @description The largest `retention_seconds` accepted.
+             * @example 2592000
+             */
             max_retention_seconds: number;
+            /**
+             * @description Seconds between reaper runs, which delete expired messages and their stored bytes.
+             * @example 60
+             */
+            reaper_interval_seconds: number;
         };
         ErasureRequest: {
             /**
@@ -1446,22 +1466,27 @@ export interface components {
             erased_at: string;
         };
         ArticleSummary: {
+            /**
+             * @description The article's file name without `.md`.
+             * @example wait-for-a-sign-up-email-in-playwright
+             */
             slug: string;
             title: string;
+            summary: string;
             /** Format: date-time */
             published_at: string;
         };
         Article: {
             slug: string;
             title: string;
+            summary: string;
             /** Format: date-time */
             published_at: string;
-            body_markdown: string;
+            /** @description The Markdown body rendered to HTML and sanitised (no scripts, event handlers, styles or `javascript:` links). */
+            html: string;
         };
         ArticleList: {
             data: components["schemas"]["ArticleSummary"][];
-            limit: number;
-            next_cursor: string | null;
         };
     };
     responses: {
@@ -2812,19 +2837,14 @@ export interface operations {
     };
     listArticles: {
         parameters: {
-            query?: {
-                /** @description Page size. */
-                limit?: components["parameters"]["Limit"];
-                /** @description The `next_cursor` of the previous page; omit for the first page. */
-                cursor?: components["parameters"]["Cursor"];
-            };
+            query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description A page of article summaries. */
+            /** @description The published articles' summaries. */
             200: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];

@@ -1,4 +1,4 @@
-import { apiHttpContributions } from "@mailstop/api";
+import { ArticleLibrary, BUNDLED_ARTICLES_DIR, apiHttpContributions } from "@mailstop/api";
 import { webhookTargets } from "./webhook-targets";
 import { defineModule } from "../module";
 
@@ -11,7 +11,14 @@ export const apiModule = defineModule({
   provides: ["apiRoutes"],
   create({ db, blobs, secrets, config, logger }) {
     const targets = webhookTargets(config);
-    const apiRoutes = apiHttpContributions({ db, blobs, config, logger, webhooks: { secrets, targets } });
-    return { start: async () => ({ apiRoutes }), stop: async () => undefined, ready: async () => true };
+    return {
+      async start() {
+        // Read once here, not per request; the library looks for edits itself (at most every 10 s).
+        const articles = await ArticleLibrary.open({ dir: config.contentDir ?? BUNDLED_ARTICLES_DIR, logger });
+        return { apiRoutes: apiHttpContributions({ db, blobs, config, logger, webhooks: { secrets, targets }, articles }) };
+      },
+      stop: async () => undefined,
+      ready: async () => true,
+    };
   },
 });
