@@ -30,8 +30,8 @@ export interface MailstopOptions {
 
 /** One mailstop process: its HTTP origin, its pid, and the probe preloaded into it. */
 export interface ServerProcess {
-  /** "all" for the monolith, "waiter" for a split waiter beside it. */
-  role: "all" | "waiter";
+  /** "all" for the monolith, "waiter" or "api" for a split process beside it. */
+  role: "all" | SplitRole;
   url: string;
   pid: number;
   /** Memory and event-loop delay as the server process sees them; `reset` starts a new window. */
@@ -41,6 +41,9 @@ export interface ServerProcess {
   /** With --profile: a CPU profile of the process during `phase` only. */
   profilePhase<T>(phase: string, body: () => Promise<T>): Promise<T>;
 }
+
+/** The split targets the bench runs beside the monolith, on its engines. */
+export type SplitRole = "waiter" | "api";
 
 export interface MailstopTarget extends Target, ServerProcess {
   url: string;
@@ -55,6 +58,10 @@ export interface MailstopTarget extends Target, ServerProcess {
    * target: what a fleet's waiter holds, apart from the other services' memory.
    */
   startWaiter(): Promise<ServerProcess>;
+  /** A split `--target <role>` process on the same engines with settings of its own (`env`), stopped with the target. */
+  startSplit(role: SplitRole, env?: Record<string, string>): Promise<ServerProcess>;
+  /** A call to the admin API with the target's admin token. */
+  admin<T>(method: string, path: string, body?: unknown): Promise<T>;
   /** Every message id of an inbox, through `GET /v1/messages` (pages of 200). */
   listIds(inbox: string): Promise<string[]>;
 }
@@ -70,6 +77,8 @@ export async function startMailstop(options: MailstopOptions): Promise<MailstopT
   const database = `mailstop_bench_${run}`;
   const redisPrefix = `mailstop-bench-${run}`;
   const adminToken = randomBytes(24).toString("hex");
+  // Shared by the monolith and any split process beside it (a split api needs it to start).
+  const secretsKey = randomBytes(32).toString("hex");
   const [httpPort, smtpPort, capturePort, s3Port, probePort] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
   const objectStore = options.objectStore ?? "s3";
   const s3Directory = await mkdtemp(join(tmpdir(), objectStore === "s3" ? "mailstop-bench-s3-" : "mailstop-bench-data-"));
@@ -113,10 +122,10 @@ export async function startMailstop(options: MailstopOptions): Promise<MailstopT
      * the fleet run: tsx's require hook, no loader thread) with the probe preloaded, once it
      * answers /health.
      */
-    async function spawnServer(role: "all" | "waiter", ports: { http: number; probe: number; smtp?: number; capture?: number }) {
+    async function spawnServer(role: "all" | SplitRole, ports: { http: number; probe: number; smtp?: number; capture?: number }, extraEnv: Record<string, string> = {}) {
       const nodeArgs = ["--require", PROBE];
       if (options.cpuProfileDir) nodeArgs.push("--cpu-prof", "--cpu-prof-dir", options.cpuProfileDir);
-      const logName = `${objectStore === "s3" ? "mailstop" : "mailstop-dir"}${role === "all" ? "" : "-waiter"}`;
+      const logName = `${objectStore === "s3" ? "mailstop" : "mailstop-dir"}${role === "all" ? "" : `-${role}-${ports.http}`}`;
       const child = startChild(logName, process.execPath, [...nodeArgs, join(REPO, "packages/cli/bin/mailstop.cjs"), "serve", "--target", role], {
         cwd: REPO,
         logDir: options.logDir,
@@ -126,6 +135,7 @@ export async function startMailstop(options: MailstopOptions): Promise<MailstopT
           MAILSTOP_REDIS_PREFIX: redisPrefix,
           ...objectEnv,
           MAILSTOP_ADMIN_TOKEN: adminToken,
+          MAILSTOP_SECRETS_KEY: secretsKey,
           MAILSTOP_HTTP_PORT: String(ports.http),
           ...(ports.smtp ? { MAILSTOP_SMTP_PORT: String(ports.smtp), MAILSTOP_CAPTURE_PORT: String(ports.capture) } : {}),
           MAILSTOP_HOST: "127.0.0.1",
@@ -137,6 +147,7 @@ export async function startMailstop(options: MailstopOptions): Promise<MailstopT
           MAILSTOP_RATE_LIMIT_READ: "1000000",
           MAILSTOP_RATE_LIMIT_WRITE: "1000000",
           BENCH_PROBE_PORT: String(ports.probe),
+          ...extraEnv,
         },
       });
       children.push(child);
@@ -205,12 +216,14 @@ export async function startMailstop(options: MailstopOptions): Promise<MailstopT
       projectId: project.project_id,
       redis,
       redisPrefix,
-      async startWaiter() {
+      startWaiter: () => target.startSplit("waiter"),
+      async startSplit(role, env = {}) {
         const [http, probe] = [await freePort(), await freePort()];
-        const waiter = await spawnServer("waiter", { http, probe });
-        await warmUp(waiter.url);
-        return waiter;
+        const split = await spawnServer(role, { http, probe }, env);
+        if (role === "waiter") await warmUp(split.url);
+        return split;
       },
+      admin: (method, path, body) => call(url, adminToken, method, path, body),
       createInbox: (tag) => api<{ id: string; address: string }>("POST", "/v1/inboxes", { tag }),
       async listIds(inbox) {
         const ids: string[] = [];
