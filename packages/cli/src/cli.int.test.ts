@@ -82,6 +82,19 @@ describe("mailstop CLI", () => {
     expect(check.json.key.id).toBe(data.api_key_id);
   });
 
+  it("`admin update-project` and `update-organisation` set and remove the limit fields (`none` removes)", async () => {
+    const { project_id: projectId, organisation_id: organisationId } = JSON.parse((await bootstrapJson).stdout);
+    const env = { MAILSTOP_PUBLIC_URL: server.url, MAILSTOP_ADMIN_TOKEN: TEST_ADMIN_TOKEN };
+    const [project, organisation] = await Promise.all([
+      mailstop(["admin", "update-project", projectId, "--monthly-messages", "300", "--rate-limit-read", "20", "--rate-limit-write", "none", "--json"], env),
+      mailstop(["admin", "update-organisation", organisationId, "--organisation-limits", "true", "--monthly-messages", "500", "--storage-bytes", "none", "--json"], env),
+    ]);
+    expect({ code: project.code, stderr: project.stderr }).toEqual({ code: 0, stderr: "" });
+    expect(JSON.parse(project.stdout).limits).toEqual({ max_concurrent_waits: 100, ingest_ceiling: null, monthly_messages: 300, rate_limit_read: 20, rate_limit_write: null });
+    expect({ code: organisation.code, stderr: organisation.stderr }).toEqual({ code: 0, stderr: "" });
+    expect(JSON.parse(organisation.stdout)).toMatchObject({ id: organisationId, organisation_limits: true, limits: { monthly_messages: 500, storage_bytes: null } });
+  }, 60_000);
+
   it("`admin bootstrap` without MAILSTOP_ADMIN_TOKEN fails with a line naming it", async () => {
     const run = await bootstrapWithoutToken;
     expect(run.code).not.toBe(0);

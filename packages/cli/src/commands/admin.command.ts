@@ -12,7 +12,12 @@ const int = (value: string) => {
   return Number(value);
 };
 /** A limit: a whole number, or `none` to remove it (null). */
-const limit = (value: string) => (value === "none" ? null : int(value));
+/**
+ * `none` removes a limit. The parser cannot return null for it: commander stores a null from a
+ * parser as "", so `none` travels as itself and {@link limitValue} turns it into null.
+ */
+const limit = (value: string): number | "none" => (value === "none" ? "none" : int(value));
+const limitValue = (value: number | "none" | undefined) => (value === "none" ? null : value);
 const shown = (value: number | null) => (value === null ? "none" : String(value));
 
 /** A failed admin call: printed as `code: reason` on stderr by the entry point. */
@@ -83,7 +88,7 @@ export function adminCommand(loadConfig: () => Config): Command {
     .option("--storage-bytes <n|none>", "bytes stored over every project (organisation limits)", limit)
     .addOption(jsonOption())
     .action((id: string, o) => {
-      const limits = { monthly_messages: o.monthlyMessages, storage_bytes: o.storageBytes };
+      const limits = { monthly_messages: limitValue(o.monthlyMessages), storage_bytes: limitValue(o.storageBytes) };
       return show(
         client().PATCH("/admin/v1/organisations/{id}", {
           params: { path: { id } },
@@ -121,10 +126,10 @@ export function adminCommand(loadConfig: () => Config): Command {
           body: {
             limits: {
               max_concurrent_waits: o.maxConcurrentWaits,
-              ingest_ceiling: o.ingestCeiling,
-              monthly_messages: o.monthlyMessages,
-              rate_limit_read: o.rateLimitRead,
-              rate_limit_write: o.rateLimitWrite,
+              ingest_ceiling: limitValue(o.ingestCeiling),
+              monthly_messages: limitValue(o.monthlyMessages),
+              rate_limit_read: limitValue(o.rateLimitRead),
+              rate_limit_write: limitValue(o.rateLimitWrite),
             },
           },
         }),
