@@ -41,7 +41,18 @@ describeWithEngines("a waiter killed with waits held", "a separate waiter proces
     await eventually(() => fetch(`${childUrl}/ready`).then((r) => (r.ok ? true : null), () => null), { timeoutMs: 60_000, what: "the waiter process" });
 
     const long = { inbox: inbox.id, match: { subject_contains: "never" }, timeout_ms: 120_000 };
-    const held = [waitOn(childUrl, project.apiKey, long).catch(() => null), waitOn(childUrl, project.apiKey, long).catch(() => null)];
+    /**
+     * A wait held on the child until it is killed. Asked again when refused for now: the probe
+     * below holds a slot for 10 ms at a time (429 concurrency_limit), and a new process on a
+     * loaded machine can answer its first waits 503 while its subscriber connects.
+     */
+    const hold = async (): Promise<void> => {
+      for (;;) {
+        const response = await waitOn(childUrl, project.apiKey, long).catch(() => null);
+        if (response === null || !(response.status === 429 || response.status >= 500) || child?.exitCode !== null || child.signalCode !== null) return;
+      }
+    };
+    const held = [hold(), hold()];
     await eventually(
       async () => ((await waitOn(server.url, project.apiKey, { ...long, timeout_ms: 10 })).status === 429 ? true : null),
       // A freshly started process on a loaded machine takes a while to answer its first waits.
