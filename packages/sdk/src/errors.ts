@@ -86,7 +86,7 @@ export class WaitTimeoutError extends Error {
   readonly hint: string;
   readonly waitedMs: number;
   readonly nonMatchingArrivals: number;
-  /** The inbox waited on (its id). */
+  /** The inbox waited on, as the server names it (its address). */
   readonly inbox: string;
   readonly requestId: string | undefined;
   /** The whole timeout report, as the API returned it. */
