@@ -1,4 +1,4 @@
-import { type TestDns, eventually, startTestDns, uniqueDomain, uniqueRunId, uniqueTag, useTestServer } from "@mailstop/testkit";
+import { type TestDns, eventually, startTcpProxy, startTestDns, uniqueDomain, uniqueRunId, uniqueTag, useTestServer } from "@mailstop/testkit";
 import { Mailstop, MailstopError, WaitTimeoutError } from "./index";
 
 // The SDK against a real mailstop (both worlds): one call per route of every resource, its
@@ -268,6 +268,40 @@ describe("the event stream", () => {
     expect(received.map((m) => m.cursor)).toContain(connections[1]!.lastEventId);
     // break closed the connection.
     expect(connections.at(-1)!.signal?.aborted).toBe(true);
+  });
+
+  it("resumes after the connection drops (cut by a proxy), with the message stored meanwhile", async () => {
+    const inbox = await server.createInbox();
+    const proxy = await startTcpProxy(Number(new URL(server.url).port));
+    try {
+      const mailstop = sdk({ baseUrl: `http://127.0.0.1:${proxy.port}` });
+      const received: string[] = [];
+      const consuming = (async () => {
+        for await (const message of mailstop.stream(inbox.id, { maxReconnects: 20 })) {
+          received.push(message.subject);
+          if (message.subject === "after") break;
+        }
+      })();
+      const heard = (subject: string, timeoutMs = 20_000) => eventually(async () => received.includes(subject) || null, { what: subject, timeoutMs });
+      // Mail until the stream hears one: it is open by then (a fresh stream takes only new arrivals).
+      const before: string[] = [];
+      for (;;) {
+        before.push(`before-${before.length}`);
+        await server.deliver(inbox, { subject: before.at(-1)!, text: "x" });
+        if (await heard(before.at(-1)!, 2_000).catch(() => false)) break;
+      }
+      proxy.sever();
+      await server.deliver(inbox, { subject: "during", text: "x" });
+      proxy.mend();
+      await heard("during");
+      await server.deliver(inbox, { subject: "after", text: "x" });
+      await consuming;
+      // What the stream heard before the cut (the last one at least), then the rest, each once.
+      expect(received.slice(-3)).toEqual([before.at(-1), "during", "after"]);
+      expect(new Set(received).size).toBe(received.length);
+    } finally {
+      await proxy.close();
+    }
   });
 
   it("throws a refused stream's MailstopError", async () => {
