@@ -1,5 +1,5 @@
 import { type TestDns, eventually, startTcpProxy, startTestDns, uniqueDomain, uniqueRunId, uniqueTag, useTestServer } from "@mailstop/testkit";
-import { Mailstop, MailstopError, WaitTimeoutError } from "./index";
+import { Mailstop, MailstopError, type StreamMessage, WaitTimeoutError } from "./index";
 
 // The SDK against a real mailstop (both worlds): one call per route of every resource, its
 // typed errors, the wait helpers, retries and the resuming stream. The stream's connections
@@ -302,6 +302,32 @@ describe("the event stream", () => {
     } finally {
       await proxy.close();
     }
+  });
+
+  it("resumes a stream of an earlier consumer from its lastEventId, without repeating what it saw", async () => {
+    const inbox = await server.createInbox();
+    const mailstop = sdk();
+    const first = mailstop.stream(inbox.id);
+    // Mail until the first consumer hears one (its stream is open by then), then it stops.
+    const next = first.next();
+    let seen: IteratorResult<StreamMessage, void> | undefined;
+    void next.then((result) => (seen = result));
+    for (let n = 0; seen === undefined; n++) {
+      await server.deliver(inbox, { subject: `first-${n}`, text: "x" });
+      await eventually(async () => seen ?? null, { what: "the first message", timeoutMs: 2_000 }).catch(() => undefined);
+    }
+    await first.return();
+    if (seen.done === true) throw new Error("the stream ended");
+    const cursor = seen.value.cursor;
+    await server.deliver(inbox, { subject: "while-away", text: "x" });
+    const resumed: string[] = [];
+    for await (const message of mailstop.stream(inbox.id, { lastEventId: cursor })) {
+      resumed.push(message.subject);
+      if (message.subject === "while-away") break;
+    }
+    // Everything after the cursor (later "first-…" deliveries included), never the message at it.
+    expect(resumed).not.toContain(seen.value.subject);
+    expect(resumed.at(-1)).toBe("while-away");
   });
 
   it("throws a refused stream's MailstopError", async () => {
