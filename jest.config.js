@@ -9,7 +9,10 @@
 const transform = {
   "^.+\\.ts$": ["@swc/jest", { jsc: { parser: { syntax: "typescript" }, target: "es2022" }, module: { type: "commonjs" } }],
 };
-const shared = { transform, testEnvironment: "node", roots: ["<rootDir>/packages", "<rootDir>/services"] };
+// ESM packages built for Node (packages/sdk) import their own modules as `./x.js`, which is
+// `./x.ts` in the sources jest runs: drop the extension and let jest resolve it.
+const moduleNameMapper = { "^(\\.{1,2}/.*)\\.js$": "$1" };
+const shared = { transform, moduleNameMapper, testEnvironment: "node", roots: ["<rootDir>/packages", "<rootDir>/services"] };
 
 /**
  * The files that run in both worlds: the end-to-end files (they talk to a started mailstop over
@@ -23,6 +26,8 @@ const BOTH_WORLDS = [
   "<rootDir>/packages/parser/src/reap.job.int.test.ts",
   "<rootDir>/packages/runtime/src/**/*.world.int.test.ts",
   "<rootDir>/packages/**/src/**/*.contract.int.test.ts",
+  "<rootDir>/packages/sdk/src/**/*.int.test.ts",
+  "<rootDir>/packages/cli/src/wait.int.test.ts",
 ];
 
 /** The end-to-end files the split fleet runs: everything a client can do over HTTP and SMTP. */

@@ -3,6 +3,7 @@ import { type Config, loadProcessConfig } from "@mailstop/config";
 import { adminCommand } from "./commands/admin.command";
 import { migrateCommand } from "./commands/migrate.command";
 import { serveCommand } from "./commands/serve.command";
+import { waitCommand } from "./commands/wait.command";
 
 /** The `mailstop` command line. */
 export function buildProgram(loadConfig: () => Config = loadProcessConfig): Command {
@@ -12,5 +13,6 @@ export function buildProgram(loadConfig: () => Config = loadProcessConfig): Comm
     .showHelpAfterError()
     .addCommand(serveCommand())
     .addCommand(migrateCommand(loadConfig))
-    .addCommand(adminCommand(loadConfig));
+    .addCommand(adminCommand(loadConfig))
+    .addCommand(waitCommand());
 }

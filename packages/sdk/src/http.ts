@@ -1,0 +1,43 @@
+import createClient, { type Client } from "openapi-fetch";
+import type { ResolvedOptions } from "./config.js";
+import { MailstopError } from "./errors.js";
+import { retryingFetch } from "./retry.js";
+import type { Paths } from "./types.js";
+
+/** What every resource shares: the typed openapi-fetch client (with retries) and the options. */
+export interface Http {
+  readonly api: Client<Paths>;
+  readonly options: ResolvedOptions;
+  /** The Authorization header of the configured key (empty without one). */
+  auth(): Record<string, string>;
+}
+
+export function createHttp(options: ResolvedOptions): Http {
+  const auth = (): Record<string, string> => (options.apiKey === undefined ? {} : { Authorization: `Bearer ${options.apiKey}` });
+  const api = createClient<Paths>({ baseUrl: options.baseUrl, headers: auth(), fetch: retryingFetch(options.fetch, options) });
+  return { api, options, auth };
+}
+
+/** The shape of every openapi-fetch answer. */
+interface Answer<T> {
+  data?: T;
+  error?: unknown;
+  response: Response;
+}
+
+/** The data of a successful answer; a failed one throws its {@link MailstopError}. */
+export async function unwrap<T>(call: Promise<Answer<T>>): Promise<T> {
+  const { data, error, response } = await call;
+  if (!response.ok || error !== undefined) throw MailstopError.fromResponse(response, error);
+  return data as T;
+}
+
+/** Every item of a paged list, page after page (each page one request). */
+export async function* paginate<T, Q extends { cursor?: string }>(list: (query: Q) => Promise<{ data: T[]; next_cursor: string | null }>, query: Q): AsyncGenerator<T> {
+  let cursor = query.cursor;
+  do {
+    const page = await list({ ...query, ...(cursor === undefined ? {} : { cursor }) });
+    yield* page.data;
+    cursor = page.next_cursor ?? undefined;
+  } while (cursor !== undefined);
+}

@@ -1,0 +1,56 @@
+import { spawn, spawnSync } from "node:child_process";
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { uniqueTag, useTestServer } from "@mailstop/testkit";
+
+// The package as a plain Node ESM program sees it: built as its `build` script builds it (tsc
+// with tsconfig.build.json), then imported by name from an .mjs file run by `node` with no
+// TypeScript loader, against a real mailstop configured through the environment only. Built
+// into a copy of the package in a temporary directory, so runs in parallel (both worlds) and
+// the working tree's dist/ are left alone.
+const SOURCE = join(__dirname, "..");
+let copy: string;
+
+const server = useTestServer({ mail: true });
+
+beforeAll(() => {
+  copy = mkdtempSync(join(tmpdir(), "mailstop-sdk-esm-"));
+  const build = spawnSync(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", join(SOURCE, "tsconfig.build.json"), "--outDir", join(copy, "dist")], { encoding: "utf8" });
+  if (build.status !== 0) throw new Error(`the build failed:\n${build.stdout}${build.stderr}`);
+  copyFileSync(join(SOURCE, "package.json"), join(copy, "package.json"));
+  mkdirSync(join(copy, "test"));
+  copyFileSync(join(SOURCE, "test", "consumer.mjs"), join(copy, "test", "consumer.mjs"));
+  // The package's own dependencies, as installed.
+  symlinkSync(join(SOURCE, "node_modules"), join(copy, "node_modules"), "dir");
+}, 120_000);
+afterAll(() => rmSync(copy, { recursive: true, force: true }));
+
+it("works from plain node on an .mjs file importing the built @mailstop/sdk", async () => {
+  const child = spawn(process.execPath, [join(copy, "test", "consumer.mjs"), uniqueTag("esm")], {
+    cwd: copy,
+    env: { PATH: process.env.PATH, MAILSTOP_API_URL: server.url, MAILSTOP_API_KEY: server.apiKey },
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  let stderr = "";
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+  const nextLine = async () => {
+    const { value, done } = await lines.next();
+    if (done) throw new Error(`the consumer ended early: ${stderr}`);
+    return JSON.parse(value as string);
+  };
+  try {
+    const { address } = await nextLine();
+    expect(await nextLine()).toEqual({ typed: true, code: "inbox_not_found" });
+    await server.send({ to: address, subject: "hello from esm", text: "x" });
+    // Ending stdin too: an open pipe would keep the consumer alive after it is done.
+    child.stdin.end("sent\n");
+    expect(await nextLine()).toEqual({ subject: "hello from esm", timeoutErrorExported: true });
+    expect(await exited).toBe(0);
+  } finally {
+    child.kill();
+  }
+});

@@ -1,0 +1,71 @@
+import { WaitTimeoutError, MailstopError } from "../errors.js";
+import { type Http, paginate, unwrap } from "../http.js";
+import type { QueryOf, Schemas, WaitRequest, WaitResult } from "../types.js";
+
+type BodyPart = "text" | "html" | "raw" | "headers";
+type GetQuery = QueryOf<"getMessage">;
+
+/** Messages: the blocking wait, lists, reads, whole body parts, attachments, deletion. */
+export class Messages {
+  constructor(private readonly http: Http) {}
+
+  /**
+   * Blocks until a message matches or the wait times out, and returns the API's answer as it
+   * is: `{ status: "matched", message }` or `{ status: "timeout", hint, … }`. Retried on
+   * `concurrency_limit` (it only reads). `signal` abandons the wait (the server frees its slot).
+   */
+  wait(request: WaitRequest, options: { signal?: AbortSignal } = {}): Promise<WaitResult> {
+    return unwrap(this.http.api.POST("/v1/messages/wait", { body: request as Schemas["WaitRequest"], ...options }));
+  }
+
+  /**
+   * The matching message, or a {@link WaitTimeoutError} carrying the server's `hint`,
+   * `waited_ms` and `non_matching_arrivals` when none matched in time.
+   */
+  async waitFor(inbox: string, match: Schemas["MessageMatch"] = {}, options: Omit<WaitRequest, "inbox" | "match"> & { signal?: AbortSignal } = {}): Promise<Schemas["MessageView"]> {
+    const { signal, ...rest } = options;
+    const result = await this.wait({ ...rest, inbox, match }, signal === undefined ? {} : { signal });
+    if (result.status === "matched") return result.message;
+    throw new WaitTimeoutError(result);
+  }
+
+  /** One page of messages, newest first, filtered like the wait (previews empty). */
+  list(query: QueryOf<"listMessages"> = {}): Promise<Schemas["MessageList"]> {
+    return unwrap(this.http.api.GET("/v1/messages", { params: { query } }));
+  }
+
+  /** Every message matching `query`, page after page. */
+  listAll(query: QueryOf<"listMessages"> = {}): AsyncGenerator<Schemas["MessageList"]["data"][number]> {
+    return paginate((q) => this.list(q), query);
+  }
+
+  /** One message with body previews (`format` adds html, raw or headers). */
+  get(id: string, query: GetQuery = {}): Promise<Schemas["MessageView"]> {
+    return unwrap(this.http.api.GET("/v1/messages/{id}", { params: { path: { id }, query } }));
+  }
+
+  /** A whole, untruncated body part as text (`raw` is the RFC 5322 source). */
+  body(id: string, format: BodyPart = "text"): Promise<string> {
+    return unwrap(this.http.api.GET("/v1/messages/{id}/body", { params: { path: { id }, query: { format } }, parseAs: "text" })) as Promise<string>;
+  }
+
+  /**
+   * The short-lived signed URL of an attachment's bytes (the API answers with a redirect and
+   * the bytes never pass through it). Fetch it without a key.
+   */
+  async attachmentUrl(id: string, attachmentId: string): Promise<string> {
+    const { response, error } = await this.http.api.GET("/v1/messages/{id}/attachments/{attachmentId}", {
+      params: { path: { id, attachmentId } },
+      redirect: "manual",
+    });
+    const location = response.headers.get("location");
+    // openapi-fetch has read the redirect's body already (it is not a 2xx).
+    if (response.status >= 300 && response.status < 400 && location !== null) return new URL(location, this.http.options.baseUrl).toString();
+    throw MailstopError.fromResponse(response, error);
+  }
+
+  /** Tombstones the message at once (gone from lists, waits and streams). */
+  delete(id: string): Promise<Schemas["MessageErased"]> {
+    return unwrap(this.http.api.DELETE("/v1/messages/{id}", { params: { path: { id } } }));
+  }
+}

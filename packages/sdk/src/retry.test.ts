@@ -1,0 +1,86 @@
+import { isIdempotent, retryingFetch } from "./retry";
+
+// The retry policy on its own: which calls may be repeated, and how often and how late. The
+// server side of it (a real 429 concurrency_limit honoured) is in sdk.int.test.ts.
+
+/** A fetch answering each call with the next of `answers` (a status, or a thrown network failure). */
+function scripted(answers: Array<number | Error>, body: (status: number) => unknown = () => ({})) {
+  const calls: Request[] = [];
+  const base = (async (input: Request) => {
+    calls.push(input);
+    const answer = answers[calls.length - 1] ?? 200;
+    if (answer instanceof Error) throw answer;
+    return new Response(JSON.stringify(body(answer)), { status: answer, headers: { "content-type": "application/json" } });
+  }) as unknown as typeof fetch;
+  return { base, calls };
+}
+
+const post = (path: string, body = "{}") => new Request(`http://mailstop.test${path}`, { method: "POST", body, headers: { "content-type": "application/json" } });
+const get = (path: string) => new Request(`http://mailstop.test${path}`);
+const rateLimited = (seconds: number) => ({ error: { code: "rate_limited", reason: "slow down", retryable: true, retry_after_seconds: seconds } });
+
+describe("isIdempotent", () => {
+  it.each([
+    ["GET", "/v1/messages"],
+    ["DELETE", "/v1/inboxes/ibx_1"],
+    ["PATCH", "/v1/webhooks/whk_1"],
+    ["POST", "/v1/inboxes"],
+    ["POST", "/v1/inboxes/for-run"],
+    ["POST", "/v1/inboxes/cleanup"],
+    ["POST", "/v1/fixtures/ensure"],
+    ["POST", "/v1/messages/wait"],
+    ["POST", "/v1/erasure"],
+    ["POST", "/v1/domains/dom_1/verify"],
+  ])("repeats %s %s", (method, path) => expect(isIdempotent(method, path)).toBe(true));
+
+  it.each([
+    ["POST", "/v1/domains"],
+    ["POST", "/v1/webhooks"],
+    ["POST", "/v1/webhooks/whk_1/rotate-secret"],
+    ["POST", "/v1/webhooks/whk_1/test"],
+    ["POST", "/v1/inboxes/ibx_1/stream-token"],
+  ])("never repeats %s %s", (method, path) => expect(isIdempotent(method, path)).toBe(false));
+});
+
+describe("retryingFetch", () => {
+  const policy = { maxAttempts: 3, maxRetryDelayMs: 30_000 };
+
+  it("retries an idempotent call on 503 and on a lost connection, resending the body, at most maxAttempts times", async () => {
+    const { base, calls } = scripted([503, new TypeError("fetch failed"), 200]);
+    const response = await retryingFetch(base, policy)(post("/v1/messages/wait", '{"inbox":"ibx_1"}'));
+    expect(response.status).toBe(200);
+    expect(calls).toHaveLength(3);
+    expect(await Promise.all(calls.map((call) => call.text()))).toEqual(Array(3).fill('{"inbox":"ibx_1"}'));
+
+    const exhausted = scripted([503, 503, 503, 200]);
+    expect((await retryingFetch(exhausted.base, policy)(get("/v1/usage"))).status).toBe(503);
+    expect(exhausted.calls).toHaveLength(3);
+  });
+
+  it("makes a call that is not idempotent once, whatever it meets", async () => {
+    const { base, calls } = scripted([503, 200]);
+    expect((await retryingFetch(base, policy)(post("/v1/webhooks"))).status).toBe(503);
+    expect(calls).toHaveLength(1);
+    const lost = scripted([new TypeError("fetch failed"), 200]);
+    await expect(retryingFetch(lost.base, policy)(post("/v1/domains"))).rejects.toMatchObject({ code: "network_error", retryable: true });
+    expect(lost.calls).toHaveLength(1);
+  });
+
+  it("waits retry_after_seconds before retrying, and gives the 429 back when the server asks for longer than maxRetryDelayMs", async () => {
+    const { base, calls } = scripted([429, 200], () => rateLimited(1));
+    const started = Date.now();
+    expect((await retryingFetch(base, policy)(get("/v1/inboxes"))).status).toBe(200);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(990);
+    expect(calls).toHaveLength(2);
+
+    const late = scripted([429, 200], () => rateLimited(60));
+    expect((await retryingFetch(late.base, policy)(get("/v1/inboxes"))).status).toBe(429);
+    expect(late.calls).toHaveLength(1);
+  });
+
+  it("does not retry a client error", async () => {
+    const { base, calls } = scripted([404, 200]);
+    expect((await retryingFetch(base, policy)(get("/v1/inboxes/x"))).status).toBe(404);
+    expect(calls).toHaveLength(1);
+  });
+});
