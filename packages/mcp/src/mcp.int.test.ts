@@ -40,22 +40,18 @@ const signup = (to: string, subject: string) => ({
 });
 
 /**
- * Resolves once the suite's project holds a blocking wait on the server: a probe asking for a
- * slot with an allowance of one is refused only then (the project's own allowance is 100, so
- * the probe's brief slot never stands in the tool's way).
+ * Whether the suite's project holds a blocking wait on the server: a probe asking for a slot
+ * with an allowance of one is refused only then (the project's own allowance is 100, so the
+ * probe's brief slot never stands in a tool's way).
  */
-async function aWaitIsHeld(): Promise<void> {
-  const slots = server.running.context.messaging!.slots;
-  await eventually(
-    async () => {
-      const slot = await slots.acquire(server.project.projectId, 1);
-      if (slot === null) return true;
-      await slot.release();
-      return null;
-    },
-    { what: "the tool's wait held by the server", timeoutMs: 30_000 },
-  );
+async function aWaitHeld(): Promise<boolean> {
+  const slot = await server.running.context.messaging!.slots.acquire(server.project.projectId, 1);
+  await slot?.release();
+  return slot === null;
 }
+
+/** Resolves once the server holds the project's wait (see aWaitHeld). */
+const aWaitIsHeld = () => eventually(async () => ((await aWaitHeld()) ? true : null), { what: "the tool's wait held by the server", timeoutMs: 30_000 });
 
 /** Starts a blocking wait_for_message, sends a sign-up mail once the server holds it, and checks it answered only after the send. */
 async function waitThenSend(client: Client, inbox: string): Promise<string> {
@@ -168,6 +164,23 @@ describe("POST /mcp (streamable HTTP)", () => {
     await expect(httpClient("is_test_unknownunknownunknownunknown")).rejects.toThrow();
   });
 
+  it("ends the tool's wait when its client goes away, giving the concurrency slot back", async () => {
+    const inbox = await server.createInbox({ tag: uniqueTag("leave") });
+    const leaving = new AbortController();
+    const call = { jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "wait_for_message", arguments: { inbox: inbox.address, timeout_ms: 120_000 } } };
+    const request = fetch(`${server.url}/mcp`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${server.apiKey}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify(call),
+      signal: leaving.signal,
+    }).then((response) => response.text());
+    await aWaitIsHeld();
+    leaving.abort();
+    await expect(request).rejects.toThrow();
+    // Freed long before the wait's 120 s.
+    await eventually(async () => ((await aWaitHeld()) ? null : true), { what: "the wait's slot released", timeoutMs: 30_000 });
+  });
+
   it("answers GET /mcp with 405 (stateless: no stream to open), so clients carry on", async () => {
     const response = await server.request("GET", "/mcp");
     expect(response.status).toBe(405);
@@ -209,4 +222,40 @@ describe("mailstop mcp (stdio)", () => {
       await bad.close();
     }
   }, 60_000);
+});
+
+describe("POST /mcp under rate limits", () => {
+  // One write and one read per second (bursts of two): the tools' REST calls count against the
+  // key's buckets as a client's would; the wait is exempt; POST /mcp itself takes no token.
+  // The monolith: the api and the waiter its wait tool loops back to, in one process.
+  const limited = useTestServer({ target: "all", env: { MAILSTOP_RATE_LIMIT_WRITE: "1", MAILSTOP_RATE_LIMIT_READ: "1" } });
+
+  it("refuses writes and reads past the key's rate as tool errors, never the wait", async () => {
+    const client = new Client({ name: "mcp-test", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${limited.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${limited.apiKey}` } } }));
+    try {
+      for (let i = 0; i < 5; i++) await client.listTools();
+      // Until the bucket (two tokens, one more a second) runs dry: the third call in a row, unless the machine is slow.
+      const untilRefused = async (name: string, args: Record<string, unknown>) => {
+        const answers: Awaited<ReturnType<typeof call>>[] = [];
+        for (let i = 0; i < 10 && !answers.some((a) => a.isError); i++) answers.push(await call(client, name, args));
+        return answers;
+      };
+      const creates = await untilRefused("create_inbox", {});
+      expect(creates.at(-1)!.text).toMatch(/^Error rate_limited: [^]*Retry after: \d+ s/);
+      const address = /inbox (\S+@\S+) /.exec(creates[0]!.text)![1]!;
+      const lists = await untilRefused("list_messages", { inbox: address });
+      expect(lists.at(-1)!.text).toMatch(/^Error rate_limited: /);
+      // The first list was answered after a dozen POST /mcp: those took no read token.
+      expect(lists[0]).toMatchObject({ isError: false });
+
+      for (let i = 0; i < 4; i++) {
+        const waited = await call(client, "wait_for_message", { inbox: address, timeout_ms: 1 });
+        expect(waited).toMatchObject({ isError: false });
+        expect(waited.text).toMatch(/^Timed out/);
+      }
+    } finally {
+      await client.close();
+    }
+  });
 });
