@@ -1,6 +1,5 @@
 import { Command } from "commander";
 import type { ClientConfig } from "@mailstop/config";
-import { serveStdio } from "@mailstop/mcp";
 
 /**
  * `mailstop mcp`: the MCP server over stdio (docs/decisions.md "MCP server"), calling the API at
@@ -13,6 +12,9 @@ export function mcpCommand(loadClientConfig: () => ClientConfig): Command {
     .action(async () => {
       const config = loadClientConfig();
       if (config.apiKey === null) throw new Error("MAILSTOP_API_KEY is not set: the MCP server calls the API with it (pnpm start prints the local project's key).");
+      // Loaded here, not at the top: `mailstop --help` and the other commands need no MCP SDK.
+      // require, not import(), as in serve: tsx's require hook compiles the .ts sources.
+      const { serveStdio } = require("@mailstop/mcp") as typeof import("@mailstop/mcp");
       await serveStdio({ apiUrl: config.apiUrl, apiKey: config.apiKey });
     });
 }
