@@ -41,24 +41,27 @@ async function settle<T>(call: Promise<{ data?: T; error?: unknown; response: Re
   );
 }
 
-/** The interface over the REST API with one key: openapi-fetch through @mailstop/client. */
-export function restApi(client: MailstopClient): MailstopApi {
+/**
+ * The interface over the REST API with one key: openapi-fetch through @mailstop/client. The
+ * wait goes through `waitClient` when given: a split api reaches the wait on a waiter.
+ */
+export function restApi(client: MailstopClient, waitClient: MailstopClient = client): MailstopApi {
   return {
     createInbox: (body) => settle(client.POST("/v1/inboxes", { body })),
     inboxForRun: (body) => settle(client.POST("/v1/inboxes/for-run", { body })),
-    waitForMessage: (body, signal) => settle(client.POST("/v1/messages/wait", { body: { ...body, preview_chars: PREVIEW_CHARS }, ...(signal === undefined ? {} : { signal }) })),
+    waitForMessage: (body, signal) => settle(waitClient.POST("/v1/messages/wait", { body: { ...body, preview_chars: PREVIEW_CHARS }, ...(signal === undefined ? {} : { signal }) })),
     listMessages: async (query) => (await settle(client.GET("/v1/messages", { params: { query } }))).data,
     getMessage: (id) => settle(client.GET("/v1/messages/{id}", { params: { path: { id }, query: { preview_chars: PREVIEW_CHARS } } })),
   };
 }
 
 /**
- * {@link restApi} for a mailstop at `baseUrl` with `apiKey`. A request that never reached
+ * {@link restApi} for a mailstop at `baseUrl` (its wait at `waitUrl`, by default the same) with `apiKey`. A request that never reached
  * mailstop (refused connection, DNS) becomes an `ApiCallError` naming the URL, so an agent
  * reads why instead of a stack trace.
  */
-export function mailstopApi(options: { baseUrl: string; apiKey: string }): MailstopApi {
-  const reach: typeof fetch = async (input, init) => {
+export function mailstopApi(options: { baseUrl: string; waitUrl?: string; apiKey: string }): MailstopApi {
+  const reach = (origin: string): typeof fetch => async (input, init) => {
     try {
       return await fetch(input, init);
     } catch (error) {
@@ -66,10 +69,11 @@ export function mailstopApi(options: { baseUrl: string; apiKey: string }): Mails
       const cause = (error as { cause?: { code?: string; message?: string } }).cause;
       throw new ApiCallError({
         code: "internal",
-        reason: `Could not reach mailstop at ${options.baseUrl} (${cause?.code ?? cause?.message ?? String(error)}); check MAILSTOP_API_URL and that the server runs.`,
+        reason: `Could not reach mailstop at ${origin} (${cause?.code ?? cause?.message ?? String(error)}); check MAILSTOP_API_URL and that the server runs.`,
         retryable: true,
       });
     }
   };
-  return restApi(createMailstopClient({ baseUrl: options.baseUrl, apiKey: options.apiKey, fetch: reach }));
+  const client = (origin: string) => createMailstopClient({ baseUrl: origin, apiKey: options.apiKey, fetch: reach(origin) });
+  return restApi(client(options.baseUrl), client(options.waitUrl ?? options.baseUrl));
 }

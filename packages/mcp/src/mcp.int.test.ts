@@ -3,7 +3,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { eventually, expectError, uniqueRunId, uniqueTag, useTestServer } from "@mailstop/testkit";
+import { type SuiteServer, describeWithEngines, eventually, expectError, uniqueRunId, uniqueTag, useTestServer } from "@mailstop/testkit";
 
 // The MCP server end to end, with the MCP SDK's own client, over both transports: `POST /mcp`
 // on the server and `mailstop mcp` spawned as agents spawn it. Real SMTP sends, real waits.
@@ -12,9 +12,9 @@ const server = useTestServer({ mail: true });
 const CLI = resolve(__dirname, "../../cli/bin/mailstop.cjs");
 const TOOLS = ["create_inbox", "get_latest_code", "get_link", "get_message", "inbox_for_run", "list_messages", "wait_for_message"];
 
-async function httpClient(apiKey: string): Promise<Client> {
+async function httpClient(apiKey: string, url = server.url): Promise<Client> {
   const client = new Client({ name: "mcp-test", version: "1.0.0" });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${apiKey}` } } }));
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${apiKey}` } } }));
   return client;
 }
 
@@ -44,21 +44,21 @@ const signup = (to: string, subject: string) => ({
  * with an allowance of one is refused only then (the project's own allowance is 100, so the
  * probe's brief slot never stands in a tool's way).
  */
-async function aWaitHeld(): Promise<boolean> {
-  const slot = await server.running.context.messaging!.slots.acquire(server.project.projectId, 1);
+async function aWaitHeld(on: SuiteServer = server): Promise<boolean> {
+  const slot = await on.running.context.messaging!.slots.acquire(server.project.projectId, 1);
   await slot?.release();
   return slot === null;
 }
 
-/** Resolves once the server holds the project's wait (see aWaitHeld). */
-const aWaitIsHeld = () => eventually(async () => ((await aWaitHeld()) ? true : null), { what: "the tool's wait held by the server", timeoutMs: 30_000 });
+/** Resolves once the server (`on`) holds the project's wait (see aWaitHeld). */
+const aWaitIsHeld = (on: SuiteServer = server) => eventually(async () => ((await aWaitHeld(on)) ? true : null), { what: "the tool's wait held by the server", timeoutMs: 30_000 });
 
 /** Starts a blocking wait_for_message, sends a sign-up mail once the server holds it, and checks it answered only after the send. */
-async function waitThenSend(client: Client, inbox: string): Promise<string> {
+async function waitThenSend(client: Client, inbox: string, held: () => Promise<unknown> = aWaitIsHeld): Promise<string> {
   const subject = `Welcome ${uniqueRunId("s")}`;
   let settled = false;
   const waiting = call(client, "wait_for_message", { inbox, subject_contains: "welcome", timeout_ms: 30_000 }).finally(() => (settled = true));
-  await aWaitIsHeld();
+  await held();
   expect(settled).toBe(false);
   await server.send(signup(inbox, subject));
   const { text, isError } = await waiting;
@@ -231,8 +231,7 @@ describe("POST /mcp under rate limits", () => {
   const limited = useTestServer({ target: "all", env: { MAILSTOP_RATE_LIMIT_WRITE: "1", MAILSTOP_RATE_LIMIT_READ: "1" } });
 
   it("refuses writes and reads past the key's rate as tool errors, never the wait", async () => {
-    const client = new Client({ name: "mcp-test", version: "1.0.0" });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${limited.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${limited.apiKey}` } } }));
+    const client = await httpClient(limited.apiKey, limited.url);
     try {
       for (let i = 0; i < 5; i++) await client.listTools();
       // Until the bucket (two tokens, one more a second) runs dry: the third call in a row, unless the machine is slow.
@@ -257,5 +256,31 @@ describe("POST /mcp under rate limits", () => {
     } finally {
       await client.close();
     }
+  });
+});
+
+describeWithEngines("POST /mcp on a split api", "an api and a waiter process sharing the suite's Redis and database", () => {
+  // As in the fleet: the api serves /mcp but holds no waits; MAILSTOP_WAITER_URL sends the
+  // tool's wait to a waiter. Mail arrives through the suite's monolith, on the same Redis.
+  const shared = () => ({ REDIS_URL: server.config.redisUrl!, MAILSTOP_REDIS_PREFIX: server.config.redisPrefix });
+  const waiter = useTestServer(() => ({ target: "waiter", env: shared(), project: false }));
+  const api = useTestServer(() => ({ target: "api", env: { ...shared(), MAILSTOP_WAITER_URL: waiter.url }, project: false }));
+
+  it("waits on the waiter and reads through the api", async () => {
+    const client = await httpClient(server.apiKey, api.url);
+    try {
+      const tag = uniqueTag("split");
+      const address = /inbox (\S+@\S+) /.exec((await call(client, "create_inbox", { tag })).text)![1]!;
+      await waitThenSend(client, address, () => aWaitIsHeld(waiter));
+      expect((await call(client, "get_latest_code", { inbox: address })).text).toMatch(/^Code: 482913\n/);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("serves /mcp only where the api is: a waiter answers the unknown-route 404", async () => {
+    const response = await waiter.request("POST", "/mcp", { apiKey: server.apiKey, body: {} });
+    expect(response.status).toBe(404);
+    expect(response.json).toMatchObject({ error: { code: "invalid_request" } });
   });
 });

@@ -44,16 +44,20 @@ export const httpServerModule = defineModule({
     let server: Server | undefined;
     return {
       async start() {
-        // POST /mcp, beside the API's routes: its tool calls loop back through the REST API, to
-        // this listener when it also serves the wait (the monolith), else through the public
-        // origin, whose edge routes the wait to a waiter (docs/decisions.md "MCP server").
-        const apiOrigin = () => (waiterRoutes !== undefined && server !== undefined ? ownOrigin(server.address() as AddressInfo) : config.http.publicUrl);
+        // POST /mcp, beside the API's routes: its tool calls loop back through the REST API on
+        // this listener, which serves the api; the wait too on the monolith, else on a waiter
+        // (MAILSTOP_WAITER_URL, or the public origin whose edge routes it to one). See
+        // docs/decisions.md "MCP server".
+        const origins = () => {
+          const own = ownOrigin(server!.address() as AddressInfo);
+          return { api: own, wait: waiterRoutes ? own : (config.waiterUrl ?? config.http.publicUrl) };
+        };
         const health: HttpContribution = {
           document: publicDocument(),
           routes: [healthRoute(config)],
           setup: (app) => {
             mountReadiness(app, notReady);
-            if (apiRoutes !== undefined) mountMcp(app, { db, region: config.region, apiOrigin });
+            if (apiRoutes) mountMcp(app, { db, region: config.region, origins });
           },
         };
         const app = createHttpApp({

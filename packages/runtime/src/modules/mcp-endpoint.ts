@@ -8,15 +8,20 @@ import { mailstopApi, handleMcpRequest } from "@mailstop/mcp";
  * Outside the OpenAPI document like /health: it is a protocol endpoint, not an API operation.
  * The caller's key is checked here (an unknown key is 401 in the error envelope, before any
  * MCP framing), then each tool call goes through the REST API with that same key, to
- * `apiOrigin()`, so scopes, rate classes (the wait exempt) and allowances apply unchanged.
+ * `origins()` (the wait to its own origin), so scopes, rate classes (the wait exempt) and
+ * allowances apply unchanged.
  */
-export function mountMcp(app: Parameters<NonNullable<HttpContribution["setup"]>>[0], options: { db: Db; region: "us" | "eu"; apiOrigin: () => string }): void {
+export function mountMcp(
+  app: Parameters<NonNullable<HttpContribution["setup"]>>[0],
+  options: { db: Db; region: "us" | "eu"; origins: () => { api: string; wait: string } },
+): void {
   app.post("/mcp", async (req, res, next) => {
     try {
       // Any scope will do: each tool's REST call checks the scope its route needs.
       await authenticate(options.db, req, { region: options.region, requiredScope: null });
       rethrowBodyError(res);
-      await handleMcpRequest(req, res, req.body, mailstopApi({ baseUrl: options.apiOrigin(), apiKey: bearerToken(req) }));
+      const { api, wait } = options.origins();
+      await handleMcpRequest(req, res, req.body, mailstopApi({ baseUrl: api, waitUrl: wait, apiKey: bearerToken(req) }));
     } catch (error) {
       next(error);
     }
