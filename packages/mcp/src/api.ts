@@ -56,9 +56,9 @@ export function restApi(client: MailstopClient, waitClient: MailstopClient = cli
 }
 
 /**
- * {@link restApi} for a mailstop at `baseUrl` (its wait at `waitUrl`, by default the same) with `apiKey`. A request that never reached
- * mailstop (refused connection, DNS) becomes an `ApiCallError` naming the URL, so an agent
- * reads why instead of a stack trace.
+ * {@link restApi} for a mailstop at `baseUrl` (its wait at `waitUrl`, by default the same)
+ * with `apiKey`. A request that never reached mailstop (refused connection, DNS) becomes an
+ * `ApiCallError` naming the URL, so an agent reads why instead of a stack trace.
  */
 export function mailstopApi(options: { baseUrl: string; waitUrl?: string; apiKey: string }): MailstopApi {
   const reach = (origin: string): typeof fetch => async (input, init) => {
@@ -69,7 +69,7 @@ export function mailstopApi(options: { baseUrl: string; waitUrl?: string; apiKey
       const cause = (error as { cause?: { code?: string; message?: string } }).cause;
       throw new ApiCallError({
         code: "internal",
-        reason: `Could not reach mailstop at ${origin} (${cause?.code ?? cause?.message ?? String(error)}); check MAILSTOP_API_URL and that the server runs.`,
+        reason: `Could not reach mailstop at ${origin} (${cause?.code ?? cause?.message ?? String(error)}); check that it runs at that address (MAILSTOP_API_URL for mailstop mcp).`,
         retryable: true,
       });
     }
