@@ -3,7 +3,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { type SuiteServer, describeWithEngines, eventually, expectError, uniqueRunId, uniqueTag, useTestServer } from "@mailstop/testkit";
+import { type SuiteServer, describeWithEngines, eventually, expectError, freePort, uniqueRunId, uniqueTag, useTestServer } from "@mailstop/testkit";
 
 // The MCP server end to end, with the MCP SDK's own client, over both transports: `POST /mcp`
 // on the server and `mailstop mcp` spawned as agents spawn it. Real SMTP sends, real waits.
@@ -220,6 +220,21 @@ describe("mailstop mcp (stdio)", () => {
       expect(text).toMatch(/^Error invalid_api_key: /);
     } finally {
       await bad.close();
+    }
+  }, 60_000);
+});
+
+describe("mailstop mcp without a server", () => {
+  it("answers each call with a retryable internal error naming the URL it could not reach", async () => {
+    const url = `http://127.0.0.1:${await freePort()}`;
+    const client = await stdioClient({ MAILSTOP_API_URL: url, MAILSTOP_API_KEY: "is_test_unknownunknownunknownunknown" });
+    try {
+      const { text, isError } = await call(client, "list_messages", { inbox: "ibx_x" });
+      expect(isError).toBe(true);
+      expect(text).toContain(`Error internal: Could not reach mailstop at ${url} (ECONNREFUSED)`);
+      expect(text).toContain("Retryable: yes");
+    } finally {
+      await client.close();
     }
   }, 60_000);
 });
