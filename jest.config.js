@@ -25,6 +25,7 @@ const BOTH_WORLDS = [
   "<rootDir>/packages/parser/src/parse-message.int.test.ts",
   "<rootDir>/packages/parser/src/reap.job.int.test.ts",
   "<rootDir>/packages/runtime/src/**/*.world.int.test.ts",
+  "<rootDir>/packages/mcp/src/**/*.int.test.ts",
   "<rootDir>/packages/**/src/**/*.contract.int.test.ts",
   "<rootDir>/packages/sdk/src/**/*.int.test.ts",
   "<rootDir>/packages/cli/src/wait.int.test.ts",

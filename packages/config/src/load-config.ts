@@ -5,6 +5,8 @@ import { CONFIG_SPEC } from "./schema";
 export interface Config {
   host: string;
   http: { port: number; publicUrl: string };
+  /** Where a split api reaches a waiter for POST /mcp's waits; null: through publicUrl. */
+  waiterUrl: string | null;
   region: "us" | "eu";
   environment: "local" | "staging" | "production";
   brand: string;
@@ -81,6 +83,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   return {
     host: raw.MAILSTOP_HOST,
     http: { port: raw.MAILSTOP_HTTP_PORT, publicUrl: raw.MAILSTOP_PUBLIC_URL ?? `http://localhost:${raw.MAILSTOP_HTTP_PORT}` },
+    waiterUrl: raw.MAILSTOP_WAITER_URL ?? null,
     region: raw.MAILSTOP_REGION,
     environment: raw.MAILSTOP_ENVIRONMENT,
     brand: raw.MAILSTOP_BRAND,

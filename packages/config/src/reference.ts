@@ -1,3 +1,4 @@
+import { CLIENT_CONFIG } from "./client-config";
 import { CONFIG_GROUPS } from "./schema";
 
 interface SpecMeta {
@@ -6,7 +7,7 @@ interface SpecMeta {
   choices?: readonly unknown[];
 }
 
-/** docs/configuration.md, rendered from {@link CONFIG_GROUPS}; never edited by hand. */
+/** docs/configuration.md, rendered from {@link CONFIG_GROUPS} and {@link CLIENT_CONFIG}; never edited by hand. */
 export function renderConfigurationReference(): string {
   const lines = [
     "# Configuration",
@@ -17,7 +18,8 @@ export function renderConfigurationReference(): string {
     "one line per offending variable. An empty value counts as unset.",
     "",
   ];
-  for (const [group, specs] of Object.entries(CONFIG_GROUPS)) {
+  // The client commands' variables last, under their own heading: a server never reads them.
+  for (const [group, specs] of Object.entries({ ...CONFIG_GROUPS, client: CLIENT_CONFIG })) {
     lines.push(`## ${group}`, "", "| variable | default | meaning |", "|---|---|---|");
     for (const [name, spec] of Object.entries(specs as Record<string, SpecMeta>)) {
       const fallback = spec.default === undefined ? "unset" : `\`${String(spec.default)}\``;

@@ -11,6 +11,10 @@ export const CONFIG_GROUPS = {
     MAILSTOP_HOST: str({ default: "127.0.0.1", desc: "Bind address for every listener (0.0.0.0 in the container image)." }),
     MAILSTOP_HTTP_PORT: port({ default: 8025, desc: "HTTP listener: public routes, /stream/v1 and /admin/v1." }),
     MAILSTOP_PUBLIC_URL: origin({ default: undefined, desc: "Origin written into url, stream_url and api_origin (default http://localhost:<http port>)." }),
+    MAILSTOP_WAITER_URL: origin({
+      default: undefined,
+      desc: "Split api only: origin at which the api reaches a waiter (http://waiter:8025 in compose), for the wait_for_message tool of POST /mcp. Unset: through MAILSTOP_PUBLIC_URL. The monolith serves the wait itself.",
+    }),
     MAILSTOP_REGION: str({ choices: ["us", "eu"] as const, default: "us", desc: "Region of this deployment; keys of projects in another region are refused." }),
     MAILSTOP_ENVIRONMENT: str({ choices: ["local", "staging", "production"] as const, default: "local", desc: "Deployment environment reported to clients as server.environment." }),
     MAILSTOP_BRAND: str({ default: "mailstop", desc: "Brand string reported by /health and the abuse document." }),

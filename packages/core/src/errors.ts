@@ -155,6 +155,15 @@ export function unknownRoute(method: string, path: string, why?: string): Mailst
 }
 
 /**
+ * A method a route outside the document does not serve, where its protocol requires 405 rather
+ * than the unknown-route 404: MCP's streamable HTTP has a client probe `GET /mcp` for a stream
+ * and treat only 405 as "none offered". `allow` goes into the reason; the caller sets `Allow`.
+ */
+export function methodNotAllowed(method: string, path: string, allow: string): MailstopError {
+  return new StatusOverride(405, "invalid_request", `${method} ${path} is not served; use ${allow} ${path}.`, { details: { allow: [allow] } });
+}
+
+/**
  * An admin path naming a missing organisation or key. The code set has no code for these, so
  * they are `invalid_request` with HTTP 404, like an unknown route; `details` names the id
  * (`organisation_id`, `api_key_id`).

@@ -15,6 +15,7 @@ describe("the edge routing table", () => {
     expect(routeOf("/v1/messages").upstream).toBe("api");
     expect(routeOf("/streams").upstream).toBe("api");
     expect(routeOf("/health").upstream).toBe("api");
+    expect(routeOf("/mcp")).toMatchObject({ upstream: "api", longLived: true });
   });
 
   it("routes every documented operation to the service that serves it", () => {
@@ -29,11 +30,11 @@ describe("the edge routing table", () => {
     }
   });
 
-  it("holds long-lived requests longer than the longest wait, and only the waiter's are long-lived", () => {
+  it("holds long-lived requests longer than the longest wait, and only the waiter's and /mcp (whose tool calls wait) are long-lived", () => {
     const maxWaitMs: number = publicDocument().components.schemas.WaitRequest.properties.timeout_ms.maximum;
     expect(maxWaitMs).toBe(285_000);
     expect(LONG_LIVED_TIMEOUT_S).toBeGreaterThanOrEqual(300);
     expect(LONG_LIVED_TIMEOUT_S * 1000).toBeGreaterThan(maxWaitMs);
-    for (const route of EDGE_ROUTES) expect({ path: route.path, longLived: route.longLived }).toEqual({ path: route.path, longLived: route.upstream === "waiter" });
+    for (const route of EDGE_ROUTES) expect({ path: route.path, longLived: route.longLived }).toEqual({ path: route.path, longLived: route.upstream === "waiter" || route.path === "/mcp" });
   });
 });

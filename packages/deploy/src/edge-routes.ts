@@ -31,6 +31,9 @@ export const DEFAULT_TIMEOUT_S = 60;
 export const EDGE_ROUTES: readonly EdgeRoute[] = [
   { match: "exact", path: "/v1/messages/wait", upstream: "waiter", longLived: true },
   { match: "prefix", path: "/stream/", upstream: "waiter", longLived: true },
+  // The api's MCP endpoint: a wait_for_message tool call holds its request as long as the wait
+  // it makes (through this edge, to a waiter), so it is long-lived like the wait itself.
+  { match: "exact", path: "/mcp", upstream: "api", longLived: true },
   { match: "prefix", path: "/", upstream: "api", longLived: false },
 ];
 

@@ -6,4 +6,5 @@ export type { RateLimitSettings } from "./rate-limit";
 export { createHttpApp, type HttpContribution, JSON_BODY_LIMIT } from "./create-http-app";
 export { createHttpServer } from "./create-http-server";
 export { requestIdOf } from "./request-id";
+export { rethrowBodyError } from "./json-body";
 export { healthRoute } from "./health.route";

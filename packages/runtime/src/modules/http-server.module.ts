@@ -5,6 +5,7 @@ import { type HttpContribution, createHttpApp, createHttpServer, healthRoute } f
 import { notReady as notReadyError } from "@mailstop/core";
 import { publicDocument } from "@mailstop/openapi";
 import { type RuntimeContext, defineModule } from "../module";
+import { mountMcp } from "./mcp-endpoint";
 
 /**
  * GET /ready, for orchestrators (Kubernetes readiness probes, load balancers): 200 once every
@@ -22,8 +23,14 @@ function mountReadiness(app: Parameters<NonNullable<HttpContribution["setup"]>>[
   });
 }
 
+/** How this process reaches its own listener: a wildcard bind is reached on loopback. */
+function ownOrigin(address: AddressInfo): string {
+  const host = address.address === "0.0.0.0" || address.address === "::" ? "127.0.0.1" : address.address;
+  return `http://${host.includes(":") ? `[${host}]` : host}:${address.port}`;
+}
+
 /**
- * The one HTTP listener of an HTTP-serving target: /health, /ready, and the routes of the
+ * The one HTTP listener of an HTTP-serving target: /health, /ready, /mcp (with the api), and the routes of the
  * target's modules that serve HTTP, so it starts after them. /health answers the same way in
  * every target.
  */
@@ -37,7 +44,22 @@ export const httpServerModule = defineModule({
     let server: Server | undefined;
     return {
       async start() {
-        const health: HttpContribution = { document: publicDocument(), routes: [healthRoute(config)], setup: (app) => mountReadiness(app, notReady) };
+        // POST /mcp, beside the API's routes: its tool calls loop back through the REST API on
+        // this listener, which serves the api; the wait too on the monolith, else on a waiter
+        // (MAILSTOP_WAITER_URL, or the public origin whose edge routes it to one). See
+        // docs/decisions.md "MCP server".
+        const origins = () => {
+          const own = ownOrigin(server!.address() as AddressInfo);
+          return { api: own, wait: waiterRoutes ? own : (config.waiterUrl ?? config.http.publicUrl) };
+        };
+        const health: HttpContribution = {
+          document: publicDocument(),
+          routes: [healthRoute(config)],
+          setup: (app) => {
+            mountReadiness(app, notReady);
+            if (apiRoutes) mountMcp(app, { db, region: config.region, origins });
+          },
+        };
         const app = createHttpApp({
           db,
           region: config.region,

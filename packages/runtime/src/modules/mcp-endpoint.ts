@@ -1,0 +1,35 @@
+import { methodNotAllowed } from "@mailstop/core";
+import type { Db } from "@mailstop/db";
+import { type HttpContribution, authenticate, bearerToken, rethrowBodyError } from "@mailstop/http";
+import { mailstopApi, handleMcpRequest } from "@mailstop/mcp";
+
+/**
+ * `POST /mcp`: the MCP tools over streamable HTTP, stateless (docs/decisions.md "MCP server").
+ * Outside the OpenAPI document like /health: it is a protocol endpoint, not an API operation.
+ * The caller's key is checked here (an unknown key is 401 in the error envelope, before any
+ * MCP framing), then each tool call goes through the REST API with that same key, to
+ * `origins()` (the wait to its own origin), so scopes, rate classes (the wait exempt) and
+ * allowances apply unchanged.
+ */
+export function mountMcp(
+  app: Parameters<NonNullable<HttpContribution["setup"]>>[0],
+  options: { db: Db; region: "us" | "eu"; origins: () => { api: string; wait: string } },
+): void {
+  app.post("/mcp", async (req, res, next) => {
+    try {
+      // Any scope will do: each tool's REST call checks the scope its route needs.
+      await authenticate(options.db, req, { region: options.region, requiredScope: null });
+      rethrowBodyError(res);
+      const { api, wait } = options.origins();
+      await handleMcpRequest(req, res, req.body, mailstopApi({ baseUrl: api, waitUrl: wait, apiKey: bearerToken(req) }));
+    } catch (error) {
+      next(error);
+    }
+  });
+  // Stateless: no stream to open (GET) and no session to end (DELETE). MCP clients read 405 as
+  // "not offered"; the unknown-route 404 would fail their connection.
+  app.all("/mcp", (req, res, next) => {
+    res.setHeader("Allow", "POST");
+    next(methodNotAllowed(req.method, "/mcp", "POST"));
+  });
+}
