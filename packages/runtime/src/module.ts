@@ -48,6 +48,8 @@ export interface Provided {
   apiRoutes: HttpContribution[];
   /** Where the HTTP listener listens (http-server). */
   httpAddress: { host: string; port: number };
+  /** Where the operations listener (/health, /ready, /metrics) listens (ops-server). */
+  opsAddress: { host: string; port: number };
 }
 
 export type Provision = keyof Provided;
@@ -58,7 +60,11 @@ export interface RuntimeContext {
   logger: Logger;
   /** Writes operator-facing text (first-start credentials) outside the structured log. */
   print: (text: string) => void;
-  /** The target's modules whose `ready()` is false (their engines unreachable); ["starting"] until all have started. */
+  /**
+   * The target's modules whose `ready()` is false (their engines unreachable, or no answer
+   * within READY_DEADLINE_MS); ["starting"] until all have started, ["stopping"] from the
+   * first moment of a stop.
+   */
   notReady(): Promise<string[]>;
 }
 

@@ -1,3 +1,4 @@
+import { withinDeadline } from "@mailstop/core";
 import type { Config } from "@mailstop/config";
 import { type Logger, createLogger } from "@mailstop/logging";
 import type { Dependencies, Provided, Provision, RunnableModule, RuntimeContext } from "./module";
@@ -22,6 +23,13 @@ export interface StartOptions {
   logger?: Logger;
   print?: (text: string) => void;
 }
+
+/**
+ * How long a module's readiness check may take: an engine that accepts connections and never
+ * answers (a frozen server, a half-dead network) makes its module not ready, instead of a
+ * probe that hangs until the orchestrator's own timeout.
+ */
+export const READY_DEADLINE_MS = 2000;
 
 interface Started {
   name: ModuleName;
@@ -71,10 +79,10 @@ export async function startTarget(target: Target, options: StartOptions): Promis
   }
 
   const started: Started[] = [];
-  let running = false;
+  let state: "starting" | "running" | "stopping" = "starting";
   const notReady = async (): Promise<string[]> => {
-    if (!running) return ["starting"];
-    const states = await Promise.all(started.map(({ module }) => module.ready().catch(() => false)));
+    if (state !== "running") return [state];
+    const states = await Promise.all(started.map(({ name, module }) => withinDeadline(module.ready(), READY_DEADLINE_MS, `${name} readiness`).catch(() => false)));
     return started.filter((_, index) => !states[index]).map(({ name }) => name);
   };
   const context: RuntimeContext = {
@@ -96,7 +104,7 @@ export async function startTarget(target: Target, options: StartOptions): Promis
     await stopAll(started, logger);
     throw error;
   }
-  running = true;
+  state = "running";
   logger.info({ target, modules: started.map(({ name }) => name) }, "mailstop started");
 
   let stopping: Promise<void> | undefined;
@@ -108,6 +116,9 @@ export async function startTarget(target: Target, options: StartOptions): Promis
     httpUrl: address === undefined ? null : `http://${address.host.includes(":") ? `[${address.host}]` : address.host}:${address.port}`,
     ready: async () => (await notReady()).length === 0,
     stop: () => {
+      // Not ready from this moment, before any listener closes: the orchestrator takes the
+      // process out of rotation while it drains.
+      state = "stopping";
       stopping ??= stopAll(started, logger);
       return stopping;
     },

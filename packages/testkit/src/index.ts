@@ -10,7 +10,7 @@ export { startTestS3, type TestS3 } from "./s3";
 
 /** A Redis key prefix (BullMQ queues, pub/sub channels) no other test uses, inside this run's prefix. */
 export const uniqueRedisPrefix = () => `${runRedisPrefix()}-${randomBytes(5).toString("hex")}`;
-export { SmtpDialogue, defaultSmtpTransport, sendOneRaw, smtpTransport, eventually, type SmtpResponse } from "./smtp";
+export { SmtpDialogue, toldBeforeClose, defaultSmtpTransport, sendOneRaw, smtpTransport, eventually, type SmtpResponse } from "./smtp";
 export { startTestRedis, type TestRedis } from "./redis";
 export { TestEventStream, type StreamFrame } from "./event-stream";
 export { testWorld, describeWithEngines, describeInProcess, itWithEngines, itInProcess, TEST_WORLD_ENV, type TestWorld } from "./world";

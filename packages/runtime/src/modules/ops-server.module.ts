@@ -1,0 +1,78 @@
+import { once } from "node:events";
+import { type IncomingMessage, type Server, type ServerResponse, createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { type MailstopError, notReady as notReadyError, toEnvelope, unknownRoute } from "@mailstop/core";
+import { type RuntimeContext, defineModule } from "../module";
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  const bytes = Buffer.from(JSON.stringify(body));
+  res.writeHead(status, { "content-type": "application/json; charset=utf-8", "content-length": bytes.length });
+  res.end(bytes);
+}
+
+function sendError(res: ServerResponse, error: MailstopError): void {
+  sendJson(res, error.status, toEnvelope(error));
+}
+
+/**
+ * The answer to GET /ready, on whichever listener serves it: 200 `{"status":"ready"}` when
+ * `waiting` is empty, else the 503 envelope naming the modules not ready.
+ */
+export function readinessAnswer(waiting: readonly string[]): { status: number; body: unknown } {
+  if (waiting.length === 0) return { status: 200, body: { status: "ready" } };
+  const error = notReadyError(waiting);
+  return { status: error.status, body: toEnvelope(error) };
+}
+
+function handler(context: RuntimeContext) {
+  return (req: IncomingMessage, res: ServerResponse): void => {
+    const path = (req.url ?? "/").split("?")[0]!;
+    void (async () => {
+      if (req.method === "GET" && path === "/health") return sendJson(res, 200, { status: "ok", brand: context.config.brand, region: context.config.region, time: new Date().toISOString() });
+      if (req.method === "GET" && path === "/ready") {
+        const answer = readinessAnswer(await context.notReady());
+        return sendJson(res, answer.status, answer.body);
+      }
+      sendError(res, unknownRoute(req.method ?? "GET", path));
+    })().catch((error: unknown) => {
+      context.logger.error({ err: error, path }, "operations request failed");
+      if (!res.headersSent) sendJson(res, 500, { error: { code: "internal", reason: "The operations listener failed.", retryable: true } });
+      else res.end();
+    });
+  };
+}
+
+/**
+ * The operations listener of the targets without an HTTP listener (smtp-edge, parser), on
+ * MAILSTOP_OPS_PORT: GET /health (the process serves), GET /ready (its modules' engines
+ * answer; 503 while starting and from the first moment of a shutdown) and GET /metrics. It
+ * needs nothing, so it starts first and stops last: a probe sees `starting` and `stopping`
+ * rather than a refused connection. Plain node:http: three routes need no express.
+ */
+export const opsServerModule = defineModule({
+  name: "ops-server",
+  needs: [],
+  provides: ["opsAddress"],
+  create(context) {
+    let server: Server | undefined;
+    return {
+      async start() {
+        const listener = createServer(handler(context));
+        server = listener;
+        listener.listen(context.config.opsPort, context.config.host);
+        await once(listener, "listening");
+        const address = listener.address() as AddressInfo;
+        context.logger.info({ host: address.address, port: address.port }, "operations listener (/health, /ready, /metrics) listening");
+        return { opsAddress: { host: address.address, port: address.port } };
+      },
+      async stop() {
+        if (!server?.listening) return;
+        const closed = once(server, "close");
+        server.close();
+        server.closeAllConnections();
+        await closed;
+      },
+      ready: async () => server?.listening === true,
+    };
+  },
+});
