@@ -3,6 +3,7 @@ import type { Config } from "@mailstop/config";
 import type { Db } from "@mailstop/db";
 import type { HttpContribution } from "@mailstop/http";
 import type { Logger } from "@mailstop/logging";
+import type { Metrics } from "@mailstop/metrics";
 import type { Bus, Greylist, JobHandlers, JobQueue, JobWorker, RateLimits, WaitSlots } from "@mailstop/messaging";
 import type { SecretBox } from "@mailstop/webhooks";
 
@@ -58,6 +59,8 @@ export type Provision = keyof Provided;
 export interface RuntimeContext {
   config: Config;
   logger: Logger;
+  /** This process's Prometheus metrics, served as GET /metrics (docs/operator.md "Metrics"). */
+  metrics: Metrics;
   /** Writes operator-facing text (first-start credentials) outside the structured log. */
   print: (text: string) => void;
   /**

@@ -13,6 +13,7 @@ import {
   freePort,
   runDatabaseUrl,
   runRedisUrl,
+  scrapeMetrics,
   startTcpProxy,
   startTestRedis,
   startTestS3,
@@ -75,9 +76,11 @@ describe.each(["smtp-edge", "parser", "api", "waiter"] as const)("/ready of the 
     await proxy?.close();
   });
 
-  it("answers 200 with its engines up, and /health on the same listener", async () => {
+  it("answers 200 with its engines up, and /health and /metrics on the same listener", async () => {
     expect(await readiness(port)).toEqual({ status: 200, notReady: [] });
     expect((await fetch(`http://127.0.0.1:${port}/health`)).status).toBe(200);
+    const families = await scrapeMetrics(`http://127.0.0.1:${port}/metrics`);
+    expect(families.map((f) => f.name)).toEqual(expect.arrayContaining(["process_cpu_user_seconds_total", "mailstop_http_requests_total", "mailstop_smtp_sessions_total"]));
     const unknown = await fetch(`http://127.0.0.1:${port}/nothing`);
     expect(unknown.status).toBe(404);
     expect(((await unknown.json()) as { error: { code: string } }).error.code).toBe("invalid_request");

@@ -1,6 +1,8 @@
 import { withinDeadline } from "@mailstop/core";
 import type { Config } from "@mailstop/config";
 import { type Logger, createLogger } from "@mailstop/logging";
+import { QUEUE_NAMES } from "@mailstop/messaging";
+import { Metrics } from "@mailstop/metrics";
 import type { Dependencies, Provided, Provision, RunnableModule, RuntimeContext } from "./module";
 import type { Target } from "./target-names";
 import { type ModuleName, moduleNamed, planTarget } from "./targets";
@@ -88,6 +90,7 @@ export async function startTarget(target: Target, options: StartOptions): Promis
   const context: RuntimeContext = {
     config: options.config,
     logger,
+    metrics: new Metrics({ queues: QUEUE_NAMES }),
     print: options.print ?? ((text) => process.stdout.write(`${text}\n`)),
     notReady,
   };

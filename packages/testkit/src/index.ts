@@ -18,3 +18,4 @@ export { startTcpProxy, type TcpProxy } from "./tcp-proxy";
 export { startTestDns, type TestDns, type DnsZone } from "./dns";
 export { useTestServer, type SuiteServer, type SuiteServerOptions } from "./use-test-server";
 export { startTestReceiver, type TestReceiver, type ReceivedRequest, type ReceiverAnswer } from "./webhook-receiver";
+export { parseMetrics, scrapeMetrics, metricValue, type MetricFamily } from "./metrics";

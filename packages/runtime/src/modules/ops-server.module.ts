@@ -29,6 +29,11 @@ function handler(context: RuntimeContext) {
     const path = (req.url ?? "/").split("?")[0]!;
     void (async () => {
       if (req.method === "GET" && path === "/health") return sendJson(res, 200, { status: "ok", brand: context.config.brand, region: context.config.region, time: new Date().toISOString() });
+      if (req.method === "GET" && path === "/metrics") {
+        const { contentType, body } = await context.metrics.expose();
+        res.writeHead(200, { "content-type": contentType });
+        return void res.end(body);
+      }
       if (req.method === "GET" && path === "/ready") {
         const answer = readinessAnswer(await context.notReady());
         return sendJson(res, answer.status, answer.body);

@@ -6,8 +6,8 @@ export const smtpEdgeModule = defineModule({
   name: "smtp-edge",
   needs: ["db", "blobs", "messaging"],
   provides: ["smtpPorts"],
-  create({ db, blobs, messaging, config, logger }) {
-    const edge = createSmtpEdge({ db, blobs, queue: messaging.queue, ledger: new AcceptLedger(db), greylist: messaging.greylist, config, logger });
+  create({ db, blobs, messaging, config, logger, metrics }) {
+    const edge = createSmtpEdge({ db, blobs, queue: messaging.queue, ledger: new AcceptLedger(db), greylist: messaging.greylist, config, logger, metrics });
     let listening = false;
     return {
       async start() {
