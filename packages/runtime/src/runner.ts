@@ -71,7 +71,7 @@ function dependenciesOf(definition: RunnableModule, context: RuntimeContext, pro
  * started; on a failed start, stops what had been created.
  */
 export async function startTarget(target: Target, options: StartOptions): Promise<RunningTarget> {
-  const logger = options.logger ?? createLogger({ level: options.config.logLevel, name: "mailstop" });
+  const logger = options.logger ?? createLogger({ level: options.config.logLevel, name: "mailstop", format: options.config.logFormat });
   const plan = planTarget(target, options.config);
   for (const { module, missing } of plan.skipped) {
     logger.warn({ module, missing }, `${module} not started: ${missing.join(", ")} not set`);
