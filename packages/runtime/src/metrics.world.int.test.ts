@@ -98,6 +98,17 @@ describe("GET /metrics", () => {
     }
   });
 
+  it("counts the event streams open while they are", async () => {
+    const inbox = await server.createInbox();
+    const opened = new AbortController();
+    const stream = await fetch(`${server.url}/stream/v1/inboxes/${inbox.id}/events`, { headers: { authorization: `Bearer ${server.apiKey}` }, signal: opened.signal });
+    expect(stream.status).toBe(200);
+    await scrapeUntil("the stream to be counted", (families) => metricValue(families, "mailstop_streams_open") === 1);
+    opened.abort();
+    await stream.body?.cancel().catch(() => undefined);
+    await scrapeUntil("the closed stream to be counted out", (families) => metricValue(families, "mailstop_streams_open") === 0);
+  });
+
   it("counts refused recipients by their reply class", async () => {
     const before = await scrape();
     const { dialogue } = await SmtpDialogue.open(server.smtpPort);
