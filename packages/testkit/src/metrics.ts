@@ -1,3 +1,4 @@
+/// <reference path="./parse-prometheus-text-format.d.ts" />
 import parsePrometheusTextFormat from "parse-prometheus-text-format";
 
 /** One metric family of a Prometheus text exposition, as parse-prometheus-text-format reads it. */

@@ -1,7 +1,7 @@
 import { once } from "node:events";
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { type MailstopError, notReady as notReadyError, toEnvelope, unknownRoute } from "@mailstop/core";
+import { type MailstopError, asMailstopError, notReady as notReadyError, toEnvelope, unknownRoute } from "@mailstop/core";
 import { type RuntimeContext, defineModule } from "../module";
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {
@@ -12,16 +12,6 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
 
 function sendError(res: ServerResponse, error: MailstopError): void {
   sendJson(res, error.status, toEnvelope(error));
-}
-
-/**
- * The answer to GET /ready, on whichever listener serves it: 200 `{"status":"ready"}` when
- * `waiting` is empty, else the 503 envelope naming the modules not ready.
- */
-export function readinessAnswer(waiting: readonly string[]): { status: number; body: unknown } {
-  if (waiting.length === 0) return { status: 200, body: { status: "ready" } };
-  const error = notReadyError(waiting);
-  return { status: error.status, body: toEnvelope(error) };
 }
 
 function handler(context: RuntimeContext) {
@@ -35,13 +25,14 @@ function handler(context: RuntimeContext) {
         return void res.end(body);
       }
       if (req.method === "GET" && path === "/ready") {
-        const answer = readinessAnswer(await context.notReady());
-        return sendJson(res, answer.status, answer.body);
+        // As the HTTP listener answers it: 200, or the 503 envelope naming what is not ready.
+        const waiting = await context.notReady();
+        return waiting.length === 0 ? sendJson(res, 200, { status: "ready" }) : sendError(res, notReadyError(waiting));
       }
       sendError(res, unknownRoute(req.method ?? "GET", path));
     })().catch((error: unknown) => {
       context.logger.error({ err: error, path }, "operations request failed");
-      if (!res.headersSent) sendJson(res, 500, { error: { code: "internal", reason: "The operations listener failed.", retryable: true } });
+      if (!res.headersSent) sendError(res, asMailstopError(error));
       else res.end();
     });
   };
