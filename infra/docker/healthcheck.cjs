@@ -42,12 +42,11 @@ function byTarget(target) {
     case "all":
     case "api":
     case "waiter":
-      return checkHttp(Number(env.MAILSTOP_HTTP_PORT || 8025), "/health");
+      return checkHttp(Number(env.MAILSTOP_HTTP_PORT || 8025), "/ready");
     case "smtp-edge":
-      return checkTcp(Number(env.MAILSTOP_SMTP_PORT || 2525));
     case "parser":
-      // No listener: the process running is all there is to check.
-      return Promise.resolve(true);
+      // Their operations listener (/health, /ready, /metrics).
+      return checkHttp(Number(env.MAILSTOP_OPS_PORT || 8026), "/ready");
     default:
       return Promise.resolve(false);
   }

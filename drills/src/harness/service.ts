@@ -20,7 +20,7 @@ export class Service {
   constructor(
     readonly name: ServiceName,
     private readonly env: Record<string, string>,
-    readonly ports: { http?: number; smtp?: number; capture?: number },
+    readonly ports: { http?: number; smtp?: number; capture?: number; ops?: number },
     private readonly logFile: string,
   ) {}
 
@@ -37,13 +37,14 @@ export class Service {
     return this.child?.running ?? false;
   }
 
-  /** Starts the process and resolves once it serves (HTTP /health, the SMTP port, or its start line). */
+  /** Starts the process and resolves once it serves (HTTP /health, the SMTP port, the operations listener's /health, or its start line). */
   async start(timeoutMs = 120_000): Promise<void> {
     const env: Record<string, string> = {
       ...this.env,
       ...(this.ports.http === undefined ? {} : { MAILSTOP_HTTP_PORT: String(this.ports.http) }),
       ...(this.ports.smtp === undefined ? {} : { MAILSTOP_SMTP_PORT: String(this.ports.smtp) }),
       ...(this.ports.capture === undefined ? {} : { MAILSTOP_CAPTURE_PORT: String(this.ports.capture) }),
+      ...(this.ports.ops === undefined ? {} : { MAILSTOP_OPS_PORT: String(this.ports.ops) }),
     };
     // The log file is shared by every start of the service: only this start's lines count.
     const from = existsSync(this.logFile) ? readFileSync(this.logFile, "utf8").length : 0;
@@ -55,6 +56,7 @@ export class Service {
         if (!child.running) throw new Error(`${this.name} exited (${describe(child.exit!)}) while starting:\n${tail(child.log().slice(from))}`);
         if (this.ports.http !== undefined && !(await httpOk(`${this.httpUrl}/health`))) return false;
         if (this.ports.smtp !== undefined && !(await tcpAnswers("127.0.0.1", this.ports.smtp))) return false;
+        if (this.ports.ops !== undefined && !(await httpOk(`http://127.0.0.1:${this.ports.ops}/health`))) return false;
         if (this.ports.http === undefined && this.ports.smtp === undefined) return STARTED.test(child.log().slice(from));
         return true;
       },

@@ -102,7 +102,8 @@ export async function startTarget(kind: TargetKind, engines: Engines, options: {
       // As compose and the Kubernetes Job do: migrations once, before the services.
       await runMigrate(env, logDir);
       for (const name of ["api", "waiter", "smtp-edge", "parser"] as const) {
-        const ports = name === "api" || name === "waiter" ? { http: await freePort() } : name === "smtp-edge" ? { smtp: await freePort(), capture: await freePort() } : {};
+        // The smtp-edge and the parser each have an operations listener (/health, /ready, /metrics).
+        const ports = name === "api" || name === "waiter" ? { http: await freePort() } : name === "smtp-edge" ? { smtp: await freePort(), capture: await freePort(), ops: await freePort() } : { ops: await freePort() };
         services.push(new Service(name, env, ports, join(logDir, `${name}.log`)));
       }
     } else {

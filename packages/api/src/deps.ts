@@ -3,6 +3,7 @@ import type { Config } from "@mailstop/config";
 import type { Db } from "@mailstop/db";
 import type { Logger } from "@mailstop/logging";
 import type { Bus, WaitSlots } from "@mailstop/messaging";
+import type { Metrics } from "@mailstop/metrics";
 import { defineOpenRoute, defineRoute } from "@mailstop/http";
 import type { AdminOperations, PublicOperations } from "@mailstop/openapi";
 import type { SecretBox, TargetGuard } from "@mailstop/webhooks";
@@ -30,6 +31,8 @@ export interface WaiterDeps extends ServiceDeps {
   slots: WaitSlots;
   /** Aborted when the process begins to shut down: open event streams end so clients reconnect elsewhere. */
   shutdown: AbortSignal;
+  /** Told how to count held waits and open streams, read when scraped; none in tests that build the routes alone. */
+  metrics?: Metrics;
 }
 
 export const publicRoute = defineRoute<PublicOperations>();

@@ -11,6 +11,10 @@ export interface Config {
   environment: "local" | "staging" | "production";
   brand: string;
   logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
+  /** `auto`: pretty on a terminal, JSON otherwise (see @mailstop/logging). */
+  logFormat: "auto" | "pretty" | "json";
+  /** The operations listener (/health, /ready, /metrics) of the targets without an HTTP listener. */
+  opsPort: number;
   sharedDomain: string;
   mxHost: string;
   captureHost: string;
@@ -88,6 +92,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     environment: raw.MAILSTOP_ENVIRONMENT,
     brand: raw.MAILSTOP_BRAND,
     logLevel: raw.MAILSTOP_LOG_LEVEL,
+    logFormat: raw.MAILSTOP_LOG_FORMAT,
+    opsPort: raw.MAILSTOP_OPS_PORT,
     sharedDomain,
     mxHost: raw.MAILSTOP_MX_HOST ?? `mx.${sharedDomain}`,
     captureHost: raw.MAILSTOP_CAPTURE_HOST ?? `capture.${sharedDomain}`,

@@ -19,6 +19,15 @@ export const CONFIG_GROUPS = {
     MAILSTOP_ENVIRONMENT: str({ choices: ["local", "staging", "production"] as const, default: "local", desc: "Deployment environment reported to clients as server.environment." }),
     MAILSTOP_BRAND: str({ default: "mailstop", desc: "Brand string reported by /health and the abuse document." }),
     MAILSTOP_LOG_LEVEL: str({ choices: ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const, default: "info", desc: "pino log level." }),
+    MAILSTOP_LOG_FORMAT: str({
+      choices: ["auto", "pretty", "json"] as const,
+      default: "auto",
+      desc: "Log lines: `json` (one JSON object a line), `pretty` (coloured, for a person), or `auto`: pretty when standard output is a terminal, else JSON.",
+    }),
+    MAILSTOP_OPS_PORT: port({
+      default: 8026,
+      desc: "Operations listener of the smtp-edge and parser targets (/health, /ready, /metrics); the HTTP-serving targets answer these on MAILSTOP_HTTP_PORT.",
+    }),
   },
   content: {
     MAILSTOP_CONTENT_DIR: str({

@@ -10,17 +10,22 @@ export type FleetServiceName = "api" | "waiter" | "smtp-edge" | "parser";
 /** A listener of a service, on the product's default port (the port inside its container). */
 export interface ServicePort {
   /** The port's name in Kubernetes and in `startFleet`'s port assignment. */
-  name: "http" | "smtp" | "capture";
+  name: "http" | "smtp" | "capture" | "ops";
   port: number;
   /** The setting that moves it (docs/configuration.md). */
-  setting: "MAILSTOP_HTTP_PORT" | "MAILSTOP_SMTP_PORT" | "MAILSTOP_CAPTURE_PORT";
+  setting: "MAILSTOP_HTTP_PORT" | "MAILSTOP_SMTP_PORT" | "MAILSTOP_CAPTURE_PORT" | "MAILSTOP_OPS_PORT";
 }
 
 /**
- * How a service shows it is alive. `started`: the service has no listener, so the only signal
- * is its process running (and, for `startFleet`, its `mailstop started` log line).
+ * How a service shows it is alive: GET /health on the listener that serves it (the HTTP
+ * listener of api and waiter, the operations listener of smtp-edge and parser). The same
+ * listener answers /ready (READINESS_PATH) and /metrics.
  */
-export type HealthCheck = { kind: "http"; port: "http"; path: "/health" } | { kind: "tcp"; port: "smtp" } | { kind: "started" };
+export interface HealthCheck {
+  kind: "http";
+  port: "http" | "ops";
+  path: "/health";
+}
 
 export interface FleetService {
   name: FleetServiceName;
@@ -35,15 +40,18 @@ export interface FleetService {
 const HTTP: ServicePort = { name: "http", port: 8025, setting: "MAILSTOP_HTTP_PORT" };
 const SMTP: ServicePort = { name: "smtp", port: 2525, setting: "MAILSTOP_SMTP_PORT" };
 const CAPTURE: ServicePort = { name: "capture", port: 2587, setting: "MAILSTOP_CAPTURE_PORT" };
+/** The operations listener (/health, /ready, /metrics) of the services without an HTTP listener. */
+const OPS: ServicePort = { name: "ops", port: 8026, setting: "MAILSTOP_OPS_PORT" };
 const HTTP_HEALTH: HealthCheck = { kind: "http", port: "http", path: "/health" };
+const OPS_HEALTH: HealthCheck = { kind: "http", port: "ops", path: "/health" };
 
 /** The four services, in the order they are listed everywhere. */
 export const FLEET_SERVICES: readonly FleetService[] = [
   { name: "api", args: ["serve", "--target", "api"], ports: [HTTP], health: HTTP_HEALTH, replicas: 1 },
   { name: "waiter", args: ["serve", "--target", "waiter"], ports: [HTTP], health: HTTP_HEALTH, replicas: 1 },
-  { name: "smtp-edge", args: ["serve", "--target", "smtp-edge"], ports: [SMTP, CAPTURE], health: { kind: "tcp", port: "smtp" }, replicas: 1 },
+  { name: "smtp-edge", args: ["serve", "--target", "smtp-edge"], ports: [SMTP, CAPTURE, OPS], health: OPS_HEALTH, replicas: 1 },
   // BullMQ consumers: two, so a parse job survives one parser going away.
-  { name: "parser", args: ["serve", "--target", "parser"], ports: [], health: { kind: "started" }, replicas: 2 },
+  { name: "parser", args: ["serve", "--target", "parser"], ports: [OPS], health: OPS_HEALTH, replicas: 2 },
 ];
 
 /** One-shot commands run beside the services (compose services, a Kubernetes Job, `startFleet`). */
@@ -73,42 +81,32 @@ export function portOf(service: FleetService, name: ServicePort["name"]): Servic
 /** Where the image keeps its health check script (infra/docker/healthcheck.cjs). */
 export const IMAGE_HEALTHCHECK = "/app/infra/docker/healthcheck.cjs";
 
-/**
- * The container health check of a service: compose's `healthcheck.test`, run with the image's
- * node because the slim image has neither curl nor wget. Null when the service has no listener.
- */
-export function containerHealthcheck(service: FleetService): string[] | null {
-  const { health } = service;
-  switch (health.kind) {
-    case "http":
-      return ["CMD", "node", IMAGE_HEALTHCHECK, "http", String(portOf(service, health.port).port), health.path];
-    case "tcp":
-      return ["CMD", "node", IMAGE_HEALTHCHECK, "tcp", String(portOf(service, health.port).port)];
-    case "started":
-      return null;
-  }
-}
-
-/** The route an HTTP service answers 200 on once its engines answer (503 naming what is not ready). */
+/** The route every service answers 200 on once its engines answer (503 naming what is not ready, and while it starts or stops). */
 export const READINESS_PATH = "/ready";
 
+/** Where Prometheus scrapes a service: its health listener's GET /metrics. */
+export const METRICS_PATH = "/metrics";
+
 /**
- * A service's Kubernetes readiness action: the HTTP services' /ready checks their engines; the
- * others take no HTTP traffic through a Service to hold back, so their liveness action serves.
+ * The container health check of a service: compose's `healthcheck.test`, run with the image's
+ * node because the slim image has neither curl nor wget. Readiness, not liveness: compose has
+ * one check, and `depends_on: service_healthy` means "can do its work".
  */
-export function kubernetesReadinessAction(service: FleetService): Record<string, unknown> | null {
-  return service.health.kind === "http" ? { httpGet: { path: READINESS_PATH, port: service.health.port } } : kubernetesProbeAction(service);
+export function containerHealthcheck(service: FleetService): string[] {
+  return ["CMD", "node", IMAGE_HEALTHCHECK, "http", String(portOf(service, service.health.port).port), READINESS_PATH];
 }
 
-/** A Kubernetes liveness (and startup) probe action for a service. */
-export function kubernetesProbeAction(service: FleetService): Record<string, unknown> | null {
-  const { health } = service;
-  switch (health.kind) {
-    case "http":
-      return { httpGet: { path: health.path, port: health.port } };
-    case "tcp":
-      return { tcpSocket: { port: health.port } };
-    case "started":
-      return null;
-  }
+/** A service's Kubernetes readiness action: /ready checks its engines (and, for the edge, that it accepts mail). */
+export function kubernetesReadinessAction(service: FleetService): Record<string, unknown> {
+  return { httpGet: { path: READINESS_PATH, port: service.health.port } };
+}
+
+/** A Kubernetes liveness (and startup) probe action for a service: /health, which touches no engine. */
+export function kubernetesProbeAction(service: FleetService): Record<string, unknown> {
+  return { httpGet: { path: service.health.path, port: service.health.port } };
+}
+
+/** The scrape annotations of a service's pods (Prometheus's kubernetes_sd relabelling convention). */
+export function scrapeAnnotations(service: FleetService): Record<string, string> {
+  return { "prometheus.io/scrape": "true", "prometheus.io/port": String(portOf(service, service.health.port).port), "prometheus.io/path": METRICS_PATH };
 }

@@ -1,12 +1,12 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir, userInfo } from "node:os";
 import { delimiter, dirname, join, resolve } from "node:path";
-import { FLEET_JOBS, FLEET_SERVICES, type FleetService, type FleetServiceName } from "./fleet-services";
+import { FLEET_JOBS, FLEET_SERVICES, READINESS_PATH, type FleetService, type FleetServiceName, type ServicePort } from "./fleet-services";
 import { LOCATIONS_FILE, REPO_ROOT } from "./generated-files";
 import { type ManagedProcess, type ProcessExit, describeExit, lastLines, spawnManaged } from "./managed-process";
 import { renderStandaloneNginx } from "./nginx-config";
 import { startOrphanGuard } from "./orphan-guard";
-import { freePort, httpOk, tcpAnswers, waitUntil } from "./probes";
+import { freePort, httpOk, waitUntil } from "./probes";
 
 export interface FleetOptions {
   /**
@@ -75,8 +75,6 @@ export function mailstopBin(): string {
 
 /** The variables a child needs from this process to run node at all; everything else is explicit. */
 const INHERITED = ["PATH", "HOME", "TMPDIR", "LANG", "TZ"];
-
-const STARTED = /"msg":"mailstop started"/;
 
 /**
  * Starts the fleet as separate processes on loopback: migrations, then each service of
@@ -176,7 +174,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
       }
       if (service.name === "smtp-edge" && smtp === undefined) smtp = { receiving: ports.smtp!, capture: ports.capture! };
       processes.push(entry);
-      health.push({ what: `${name} healthy`, check: healthCheck(service, ports, child) });
+      health.push({ what: `${name} ready`, check: readinessCheck(service, ports) });
     }
     if (smtp === undefined || upstreams.api.length === 0 || upstreams.waiter.length === 0) throw new Error("the fleet needs at least one api, waiter and smtp-edge");
 
@@ -219,24 +217,18 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
   }
 }
 
+type AssignedPorts = Partial<Record<ServicePort["name"], number>>;
+
 /** A free loopback port for each listener of a service. */
-async function assignPorts(service: FleetService): Promise<Partial<Record<"http" | "smtp" | "capture", number>>> {
-  const ports: Partial<Record<"http" | "smtp" | "capture", number>> = {};
+async function assignPorts(service: FleetService): Promise<AssignedPorts> {
+  const ports: AssignedPorts = {};
   for (const port of service.ports) ports[port.name] = await freePort();
   return ports;
 }
 
-/** The table's health check of a service, run against its loopback ports. */
-function healthCheck(service: FleetService, ports: Partial<Record<"http" | "smtp" | "capture", number>>, child: ManagedProcess): () => Promise<boolean> | boolean {
-  const { health } = service;
-  switch (health.kind) {
-    case "http":
-      return () => httpOk(`http://127.0.0.1:${ports[health.port]}${health.path}`);
-    case "tcp":
-      return () => tcpAnswers("127.0.0.1", ports[health.port]!);
-    case "started":
-      return () => STARTED.test(child.output());
-  }
+/** The service is ready (its engines answer), on the listener of its table's health check. */
+function readinessCheck(service: FleetService, ports: AssignedPorts): () => Promise<boolean> {
+  return () => httpOk(`http://127.0.0.1:${ports[service.health.port]}${READINESS_PATH}`);
 }
 
 function readNginxErrors(directory: string): string {

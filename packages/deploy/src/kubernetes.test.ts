@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import { FLEET_JOBS, FLEET_SERVICES, kubernetesProbeAction, kubernetesReadinessAction, workloadName } from "./fleet-services";
+import { FLEET_JOBS, FLEET_SERVICES, kubernetesProbeAction, kubernetesReadinessAction, scrapeAnnotations, workloadName } from "./fleet-services";
 import { REPO_ROOT } from "./generated-files";
 import { ingressObjects } from "./ingress";
 import { type KubeObject, parseImage, renderKustomization } from "./kustomize";
@@ -54,10 +54,8 @@ describe.each(Object.entries(OVERLAYS))("infra/k8s/overlays/%s", (overlay, expec
     expect(container.args).toEqual(service.args);
     expect(container.ports ?? []).toEqual(service.ports.map((p) => ({ name: p.name, containerPort: p.port })));
     const actions = { startupProbe: kubernetesProbeAction(service), livenessProbe: kubernetesProbeAction(service), readinessProbe: kubernetesReadinessAction(service) };
-    for (const [probe, action] of Object.entries(actions)) {
-      if (action === null) expect(container[probe]).toBeUndefined();
-      else expect(container[probe]).toMatchObject(action);
-    }
+    for (const [probe, action] of Object.entries(actions)) expect(container[probe]).toMatchObject(action);
+    expect(deployment.spec.template.metadata.annotations).toMatchObject(scrapeAnnotations(service));
     expect(deployment.spec.replicas).toBeGreaterThanOrEqual(service.replicas);
     if (overlay === "development") expect(deployment.spec.replicas).toBe(service.replicas);
     // The selector picks this Deployment's pods and no other's.

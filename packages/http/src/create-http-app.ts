@@ -1,6 +1,6 @@
 import express, { type Express } from "express";
 import type { Logger } from "@mailstop/logging";
-import { accessLog } from "./access-log";
+import { type RequestObserver, accessLog } from "./access-log";
 import { adminDisabled, errorMiddleware, notFoundMiddleware } from "./error-middleware";
 import { jsonBody } from "./json-body";
 import { type MountOptions, type RouteSet, mountRoutes } from "./mount-routes";
@@ -18,13 +18,13 @@ export const JSON_BODY_LIMIT = "1mb";
  * The express app of an HTTP-serving target: request id, access log, JSON bodies, the
  * contributed routes, then the 404 and the error envelope for everything else.
  */
-export function createHttpApp(options: MountOptions & { logger: Logger; contributions: readonly HttpContribution[] }): Express {
+export function createHttpApp(options: MountOptions & { logger: Logger; contributions: readonly HttpContribution[]; observeRequest?: RequestObserver }): Express {
   const app = express();
   app.disable("x-powered-by");
   // deepObject query parameters (`header_contains[X-Foo]=bar`) need the extended parser.
   app.set("query parser", "extended");
   app.use(requestIdMiddleware);
-  app.use(accessLog(options.logger));
+  app.use(accessLog(options.logger, options.observeRequest ?? null));
   app.use(jsonBody(JSON_BODY_LIMIT));
   for (const contribution of options.contributions) {
     contribution.setup?.(app);

@@ -4,6 +4,7 @@ export { defineRoute, defineOpenRoute, EncodedJson, type RouteDefinition, type R
 export { mountRoutes, type RouteSet, type MountOptions } from "./mount-routes";
 export type { RateLimitSettings } from "./rate-limit";
 export { createHttpApp, type HttpContribution, JSON_BODY_LIMIT } from "./create-http-app";
+export type { RequestObserver } from "./access-log";
 export { createHttpServer } from "./create-http-server";
 export { requestIdOf } from "./request-id";
 export { rethrowBodyError } from "./json-body";

@@ -53,6 +53,8 @@ export function mountRoutes(router: Router, set: RouteSet, options: MountOptions
     const limitRate = rateLimitCheck(options.rateLimits, spec, keyed);
 
     router[spec.method](spec.expressPath, async (req, res) => {
+      // The route's label in the metrics (see routeOf).
+      res.locals.operationId = route.operationId;
       const authOptions = { region: options.region, requiredScope: spec.scope ?? null };
       const auth =
         route.access === "api-key"

@@ -1,1 +1,1 @@
-export { createLogger, REDACTED_PATHS, type Logger } from "./logger";
+export { createLogger, resolveLogFormat, REDACTED_PATHS, type LogFormat, type Logger } from "./logger";

@@ -1,4 +1,5 @@
 import pino, { type DestinationStream, type Logger } from "pino";
+import pretty from "pino-pretty";
 
 export type { Logger } from "pino";
 
@@ -24,8 +25,42 @@ export const REDACTED_PATHS = [
   "smtp.password",
 ];
 
-/** The process logger: JSON lines (pino) on stdout unless a destination is given. */
-export function createLogger(options: { level: string; name?: string; destination?: DestinationStream }): Logger {
+/** `json`: one JSON object a line, for machines; `pretty`: coloured lines for a person; `auto`: pretty on a terminal. */
+export type LogFormat = "auto" | "pretty" | "json";
+
+/** The format `format` means on an output that is (or is not) a terminal. */
+export function resolveLogFormat(format: LogFormat, isTerminal: boolean): "pretty" | "json" {
+  return format === "auto" ? (isTerminal ? "pretty" : "json") : format;
+}
+
+/**
+ * Human lines: time, level, message, then the fields. pino-pretty as a stream in this
+ * process (synchronous), not as pino's worker-thread transport: the lines stay in order with
+ * what the process prints on stdout itself (first-start credentials), and none is lost when
+ * the process exits right after a stop. Pretty output is for a person at a terminal, where
+ * that cost does not matter; machines get JSON.
+ */
+function prettyStream(destination: DestinationStream | undefined, colorize: boolean): DestinationStream {
+  return pretty({
+    colorize,
+    sync: true,
+    // One line a record: a person scans time, level and message; the fields follow on the same line.
+    singleLine: true,
+    translateTime: "SYS:HH:MM:ss.l",
+    ignore: "pid,hostname",
+    ...(destination === undefined ? {} : { destination: destination as NodeJS.WritableStream }),
+  });
+}
+
+/**
+ * The process logger: JSON lines (pino) on stdout unless a destination is given; with
+ * `format` `pretty` (or `auto` on a terminal, the default when logging to stdout), coloured
+ * lines for a person. A given destination is JSON unless `format` forces pretty.
+ */
+export function createLogger(options: { level: string; name?: string; destination?: DestinationStream; format?: LogFormat }): Logger {
+  const isTerminal = options.destination === undefined && process.stdout.isTTY === true;
+  const format = resolveLogFormat(options.format ?? (options.destination === undefined ? "auto" : "json"), isTerminal);
+  const destination = format === "pretty" ? prettyStream(options.destination, isTerminal) : options.destination;
   return pino(
     {
       level: options.level,
@@ -34,6 +69,6 @@ export function createLogger(options: { level: string; name?: string; destinatio
       base: { pid: process.pid },
       timestamp: pino.stdTimeFunctions.isoTime,
     },
-    options.destination,
+    destination,
   );
 }

@@ -54,6 +54,11 @@ export class BullJobQueue implements JobQueue {
     await withinDeadline(added, ENQUEUE_TIMEOUT_MS, `enqueue of ${name}`);
   }
 
+  async depth(queue: string): Promise<number> {
+    const counts = await this.queue(queue).getJobCounts("waiting", "delayed", "prioritized");
+    return Object.values(counts).reduce((sum, count) => sum + count, 0);
+  }
+
   async requeue<N extends JobName>(name: N, payload: JobPayloads[N], jobId: string): Promise<void> {
     const replace = async () => {
       const existing = await this.queue(JOB_OPTIONS[name].queue).getJob(jobId);

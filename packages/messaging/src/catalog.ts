@@ -211,3 +211,11 @@ const validateArrivalEvent = ajv.compile(arrivalEventSchema);
 export function checkArrivalEvent(value: unknown): { event: ArrivalEvent; problem: null } | { event: null; problem: string } {
   return validateArrivalEvent(value) ? { event: value, problem: null } : { event: null, problem: ajv.errorsText(validateArrivalEvent.errors) };
 }
+
+/** Every queue of JOB_OPTIONS, in the order first named there. */
+export const QUEUE_NAMES: readonly string[] = [...new Set(Object.values(JOB_OPTIONS).map((options) => options.queue))];
+
+/** The jobs that run on `queue`. */
+export function jobNamesOf(queue: string): JobName[] {
+  return (Object.keys(JOB_OPTIONS) as JobName[]).filter((name) => JOB_OPTIONS[name].queue === queue);
+}

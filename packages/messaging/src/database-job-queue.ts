@@ -1,7 +1,7 @@
 import { EventEmitter } from "node:events";
-import { type ClaimedJob, type Db, claimJobs, completeJob, extendJobClaim, failJob, insertJob, msUntilNextJob, retryJob, reviveJob } from "@mailstop/db";
+import { type ClaimedJob, type Db, claimJobs, completeJob, countWaitingJobs, extendJobClaim, failJob, insertJob, msUntilNextJob, retryJob, reviveJob } from "@mailstop/db";
 import type { Logger } from "@mailstop/logging";
-import { JOB_OPTIONS, type JobName, type JobPayloads, assertJobPayload } from "./catalog";
+import { JOB_OPTIONS, type JobName, type JobPayloads, assertJobPayload, jobNamesOf } from "./catalog";
 import { type JobHandlers, type JobQueue, type JobWorker, PermanentJobError } from "./job-queue";
 
 /**
@@ -44,6 +44,10 @@ export class DatabaseJobQueue implements JobQueue {
       backoffMs,
     });
     this.enqueued.emit("job", options.delayMs ?? 0);
+  }
+
+  depth(queue: string): Promise<number> {
+    return countWaitingJobs(this.db, jobNamesOf(queue));
   }
 
   /** Completed jobs leave the table, so only a failed one needs reviving; else an idempotent enqueue. */

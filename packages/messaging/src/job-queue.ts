@@ -15,6 +15,8 @@ export interface JobQueue {
   requeue<N extends JobName>(name: N, payload: JobPayloads[N], jobId: string): Promise<void>;
   /** Runs job `name` every `everyMs`; idempotent, so every instance may declare the same schedule. */
   schedule<N extends JobName>(name: N, payload: JobPayloads[N], everyMs: number): Promise<void>;
+  /** Jobs of queue `queue` (JOB_OPTIONS) waiting to run, due or delayed; for the metrics. */
+  depth(queue: string): Promise<number>;
   close(): Promise<void>;
 }
 

@@ -222,6 +222,20 @@ describe.each(QUEUES)("JobQueue contract: %s", (_name, create) => {
     }
   });
 
+  it("counts the jobs of a queue waiting to run, due or delayed, until a worker takes them", async () => {
+    expect(await adapter.queue.depth("ingest")).toBe(0);
+    await adapter.queue.enqueue("parse-message", job("tx-depth"), { jobId: "tx-depth" });
+    await adapter.queue.enqueue("publish-arrival", { inbox_id: "ibx_depth", message_id: "msg_depth" }, { delayMs: 60_000 });
+    expect(await adapter.queue.depth("ingest")).toBe(2);
+    expect(await adapter.queue.depth("webhooks")).toBe(0);
+    const worker = adapter.work({ "parse-message": async () => undefined });
+    try {
+      await polled(10_000, async () => ((await adapter.queue.depth("ingest")) === 1 ? true : undefined));
+    } finally {
+      await worker.close();
+    }
+  });
+
   it("repeats a scheduled job", async () => {
     const runs: number[] = [];
     const worker = adapter.work({ reap: async () => void runs.push(Date.now()) });

@@ -3,6 +3,7 @@ import type { Config } from "@mailstop/config";
 import type { Db } from "@mailstop/db";
 import type { Logger } from "@mailstop/logging";
 import type { Bus, JobQueue } from "@mailstop/messaging";
+import type { Metrics } from "@mailstop/metrics";
 
 /** What the parser worker needs, built once by the runtime. */
 export interface ParserDeps {
@@ -12,4 +13,6 @@ export interface ParserDeps {
   bus: Bus;
   config: Config;
   logger: Logger;
+  /** Accept-to-visible latency; none in tests that run a job alone. */
+  metrics?: Metrics;
 }

@@ -282,6 +282,9 @@ export function parseMessageJob(deps: ParserDeps) {
         if (recipient?.sim === "complaint") deps.logger.info({ event: "message.complaint", message_id: copy.messageId, inbox_id: copy.inboxId }, "complaint recorded");
       }
       await announce(deps, copies);
+      // Visible now (a sim.delay copy becomes visible later, by its own job: not counted).
+      // Copies a retried job had stored already were counted then.
+      for (const copy of copies) if (copy.inserted && copy.streamSeq !== null) deps.metrics?.messageVisible((Date.now() - receivedAt.getTime()) / 1000);
     }
   };
 }

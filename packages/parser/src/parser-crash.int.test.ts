@@ -77,7 +77,7 @@ describe("a parser killed with messages in flight", () => {
     // One job at a time, so the first parser is still working when it is killed (the table is
     // looked at every 20 ms; 40 jobs one after the other take far longer): at the default 32
     // it can store all 40 between two looks.
-    const first = spawnParser({ ...parserEnv, MAILSTOP_PARSER_CONCURRENCY: "1" });
+    const first = spawnParser({ ...parserEnv, MAILSTOP_PARSER_CONCURRENCY: "1", MAILSTOP_OPS_PORT: String(await freePort()) });
     parsers.push(first);
     const firstErrors = stderrOf(first);
     await eventually(async () => ((await stored()).length > 0 ? true : null), { timeoutMs: 30_000, what: "the first parser to store something" }).catch((error: Error) => {
@@ -87,7 +87,7 @@ describe("a parser killed with messages in flight", () => {
     const atCrash = (await stored()).length;
     expect(atCrash).toBeLessThan(MESSAGES);
 
-    const second = spawnParser(parserEnv);
+    const second = spawnParser({ ...parserEnv, MAILSTOP_OPS_PORT: String(await freePort()) });
     parsers.push(second);
     const secondErrors = stderrOf(second);
     await eventually(async () => ((await stored()).length >= MESSAGES ? true : null), { timeoutMs: 60_000, what: "every message after the restart" }).catch((error: Error) => {

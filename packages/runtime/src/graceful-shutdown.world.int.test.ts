@@ -1,10 +1,9 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
-import { createConnection } from "node:net";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { SmtpDialogue, TEST_ADMIN_TOKEN, type TestS3, eventually, freePort, runDatabaseUrl, runRedisPrefix, runRedisUrl, startTestS3, testWorld, uniqueProjectKey, uniqueTag } from "@mailstop/testkit";
+import { SmtpDialogue, toldBeforeClose, TEST_ADMIN_TOKEN, type TestS3, eventually, freePort, runDatabaseUrl, runRedisPrefix, runRedisUrl, startTestS3, testWorld, uniqueProjectKey, uniqueTag } from "@mailstop/testkit";
 
 // SIGTERM on the monolith process, in either world: waits end with a retryable 503 (logged at
 // info, not as an error), event streams get `closed`, idle SMTP connections and new ones get
@@ -64,20 +63,6 @@ async function readUntil(body: ReadableStream<Uint8Array>, done: (text: string) 
     clearTimeout(timer);
     reader.releaseLock();
   }
-}
-
-/** Everything a new SMTP connection is told before the server closes it. */
-async function toldBeforeClose(port: number, ms: number): Promise<string> {
-  const socket = createConnection({ port, host: "127.0.0.1" });
-  let text = "";
-  socket.setEncoding("utf8");
-  socket.on("data", (chunk: string) => (text += chunk));
-  try {
-    await once(socket, "close", { signal: AbortSignal.timeout(ms) });
-  } finally {
-    socket.destroy();
-  }
-  return text;
 }
 
 async function exitOf(child: ChildProcess): Promise<number | null> {

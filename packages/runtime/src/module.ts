@@ -3,6 +3,7 @@ import type { Config } from "@mailstop/config";
 import type { Db } from "@mailstop/db";
 import type { HttpContribution } from "@mailstop/http";
 import type { Logger } from "@mailstop/logging";
+import type { Metrics } from "@mailstop/metrics";
 import type { Bus, Greylist, JobHandlers, JobQueue, JobWorker, RateLimits, WaitSlots } from "@mailstop/messaging";
 import type { SecretBox } from "@mailstop/webhooks";
 
@@ -48,6 +49,8 @@ export interface Provided {
   apiRoutes: HttpContribution[];
   /** Where the HTTP listener listens (http-server). */
   httpAddress: { host: string; port: number };
+  /** Where the operations listener (/health, /ready, /metrics) listens (ops-server). */
+  opsAddress: { host: string; port: number };
 }
 
 export type Provision = keyof Provided;
@@ -56,9 +59,15 @@ export type Provision = keyof Provided;
 export interface RuntimeContext {
   config: Config;
   logger: Logger;
+  /** This process's Prometheus metrics, served as GET /metrics (docs/operator.md "Metrics"). */
+  metrics: Metrics;
   /** Writes operator-facing text (first-start credentials) outside the structured log. */
   print: (text: string) => void;
-  /** The target's modules whose `ready()` is false (their engines unreachable); ["starting"] until all have started. */
+  /**
+   * The target's modules whose `ready()` is false (their engines unreachable, or no answer
+   * within READY_DEADLINE_MS); ["starting"] until all have started, ["stopping"] from the
+   * first moment of a stop.
+   */
   notReady(): Promise<string[]>;
 }
 

@@ -1,5 +1,8 @@
+import { withinDeadline } from "@mailstop/core";
 import type { Config } from "@mailstop/config";
 import { type Logger, createLogger } from "@mailstop/logging";
+import { QUEUE_NAMES } from "@mailstop/messaging";
+import { Metrics } from "@mailstop/metrics";
 import type { Dependencies, Provided, Provision, RunnableModule, RuntimeContext } from "./module";
 import type { Target } from "./target-names";
 import { type ModuleName, moduleNamed, planTarget } from "./targets";
@@ -22,6 +25,13 @@ export interface StartOptions {
   logger?: Logger;
   print?: (text: string) => void;
 }
+
+/**
+ * How long a module's readiness check may take: an engine that accepts connections and never
+ * answers (a frozen server, a half-dead network) makes its module not ready, instead of a
+ * probe that hangs until the orchestrator's own timeout.
+ */
+export const READY_DEADLINE_MS = 2000;
 
 interface Started {
   name: ModuleName;
@@ -61,7 +71,7 @@ function dependenciesOf(definition: RunnableModule, context: RuntimeContext, pro
  * started; on a failed start, stops what had been created.
  */
 export async function startTarget(target: Target, options: StartOptions): Promise<RunningTarget> {
-  const logger = options.logger ?? createLogger({ level: options.config.logLevel, name: "mailstop" });
+  const logger = options.logger ?? createLogger({ level: options.config.logLevel, name: "mailstop", format: options.config.logFormat });
   const plan = planTarget(target, options.config);
   for (const { module, missing } of plan.skipped) {
     logger.warn({ module, missing }, `${module} not started: ${missing.join(", ")} not set`);
@@ -71,15 +81,16 @@ export async function startTarget(target: Target, options: StartOptions): Promis
   }
 
   const started: Started[] = [];
-  let running = false;
+  let state: "starting" | "running" | "stopping" = "starting";
   const notReady = async (): Promise<string[]> => {
-    if (!running) return ["starting"];
-    const states = await Promise.all(started.map(({ module }) => module.ready().catch(() => false)));
+    if (state !== "running") return [state];
+    const states = await Promise.all(started.map(({ name, module }) => withinDeadline(module.ready(), READY_DEADLINE_MS, `${name} readiness`).catch(() => false)));
     return started.filter((_, index) => !states[index]).map(({ name }) => name);
   };
   const context: RuntimeContext = {
     config: options.config,
     logger,
+    metrics: new Metrics({ queues: QUEUE_NAMES }),
     print: options.print ?? ((text) => process.stdout.write(`${text}\n`)),
     notReady,
   };
@@ -96,7 +107,7 @@ export async function startTarget(target: Target, options: StartOptions): Promis
     await stopAll(started, logger);
     throw error;
   }
-  running = true;
+  state = "running";
   logger.info({ target, modules: started.map(({ name }) => name) }, "mailstop started");
 
   let stopping: Promise<void> | undefined;
@@ -108,6 +119,9 @@ export async function startTarget(target: Target, options: StartOptions): Promis
     httpUrl: address === undefined ? null : `http://${address.host.includes(":") ? `[${address.host}]` : address.host}:${address.port}`,
     ready: async () => (await notReady()).length === 0,
     stop: () => {
+      // Not ready from this moment, before any listener closes: the orchestrator takes the
+      // process out of rotation while it drains.
+      state = "stopping";
       stopping ??= stopAll(started, logger);
       return stopping;
     },

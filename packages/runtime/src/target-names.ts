@@ -7,8 +7,10 @@
 export const TARGETS = {
   api: ["database", "object-store", "messaging", "secrets", "api", "http-server"],
   waiter: ["database", "object-store", "messaging", "waiter", "http-server"],
-  "smtp-edge": ["database", "object-store", "messaging", "smtp-edge"],
-  parser: ["database", "object-store", "messaging", "secrets", "parser"],
+  // The operations listener first: it answers /health and /ready (503 "starting") while the
+  // engines connect, and, stopped last, /ready 503 "stopping" until the process ends.
+  "smtp-edge": ["ops-server", "database", "object-store", "messaging", "smtp-edge"],
+  parser: ["ops-server", "database", "object-store", "messaging", "secrets", "parser"],
   all: ["database", "first-start", "object-store", "messaging", "secrets", "parser", "smtp-edge", "waiter", "api", "http-server"],
 } as const;
 

@@ -25,7 +25,7 @@ describe("planTarget", () => {
     expect(() => planTarget("waiter", loadConfig({}))).toThrow(/DATABASE_URL.*only target all runs on embedded stand-ins/);
     expect(() => planTarget("parser", loadConfig({ DATABASE_URL: ENGINES.DATABASE_URL, REDIS_URL: ENGINES.REDIS_URL }))).toThrow(/S3_ENDPOINT/);
     expect(() => planTarget("smtp-edge", loadConfig({ DATABASE_URL: ENGINES.DATABASE_URL, S3_ENDPOINT: ENGINES.S3_ENDPOINT }))).toThrow(/REDIS_URL/);
-    expect(planTarget("parser", loadConfig({ ...ENGINES, ...SHARED }))).toEqual({ order: ["database", "object-store", "messaging", "secrets", "parser"], skipped: [], embedded: [] });
+    expect(planTarget("parser", loadConfig({ ...ENGINES, ...SHARED }))).toEqual({ order: ["ops-server", "database", "object-store", "messaging", "secrets", "parser"], skipped: [], embedded: [] });
   });
 
   it("refuses the api and the parser without MAILSTOP_SECRETS_KEY, which the fleet must share; the monolith and the waiter need none", () => {
@@ -45,5 +45,13 @@ describe("planTarget", () => {
       skipped: [{ module: "object-store", missing: ["S3_ENDPOINT"] }],
       embedded: [],
     });
+  });
+});
+
+describe("the operations listener", () => {
+  it("starts first and so stops last in the targets without an HTTP listener, and nowhere else", () => {
+    const config = loadConfig({ ...ENGINES, ...SHARED });
+    for (const target of ["smtp-edge", "parser"] as const) expect(planTarget(target, config).order[0]).toBe("ops-server");
+    for (const target of ["api", "waiter", "all"] as const) expect(planTarget(target, config).order).not.toContain("ops-server");
   });
 });

@@ -8,6 +8,7 @@ import { firstStartModule } from "./modules/first-start.module";
 import { httpServerModule } from "./modules/http-server.module";
 import { messagingModule } from "./modules/messaging.module";
 import { objectStoreModule } from "./modules/object-store.module";
+import { opsServerModule } from "./modules/ops-server.module";
 import { parserModule } from "./modules/parser.module";
 import { secretsModule } from "./modules/secrets.module";
 import { smtpEdgeModule } from "./modules/smtp-edge.module";
@@ -15,6 +16,7 @@ import { waiterModule } from "./modules/waiter.module";
 
 /** Every module; each declares what it needs and provides (see defineModule). */
 const MODULES = [
+  opsServerModule,
   databaseModule,
   objectStoreModule,
   messagingModule,

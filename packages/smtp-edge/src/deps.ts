@@ -3,6 +3,7 @@ import type { Config } from "@mailstop/config";
 import type { Db } from "@mailstop/db";
 import type { Logger } from "@mailstop/logging";
 import type { Greylist, JobQueue } from "@mailstop/messaging";
+import type { Metrics } from "@mailstop/metrics";
 import type { AcceptLedger } from "./accept-ledger";
 
 /** What both listeners need, built once by the runtime. */
@@ -15,6 +16,8 @@ export interface SmtpEdgeDeps {
   greylist: Greylist;
   config: Config;
   logger: Logger;
+  /** Sessions, recipients and transactions by reply class; none in tests that build an edge alone. */
+  metrics?: Metrics;
 }
 
 /** A recipient accepted at RCPT, remembered until DATA. */

@@ -1,6 +1,7 @@
 import { type SMTPServer, type SMTPServerEnvelope, type SMTPServerOptions, type SMTPServerSession } from "smtp-server";
 import { captureTag, secretMatchesHash } from "@mailstop/core";
 import { type Admission, findSmtpCredential } from "@mailstop/db";
+import type { SmtpListener } from "@mailstop/metrics";
 import { assertCaptureAdmitted } from "./admission";
 import { acceptTransaction } from "./accept-transaction";
 import { collectData } from "./collect-data";
@@ -25,20 +26,31 @@ function remember(session: SMTPServerSession, recipient: AcceptedRecipient): voi
  * else (the database or Redis unreachable) is logged and answered with `fallback`, a 4xx: a
  * sender must retry, never bounce, and never read our internal error text.
  */
-function replyWith(deps: SmtpEdgeDeps, fallback: () => SmtpReply) {
+function replyWith(deps: SmtpEdgeDeps, fallback: () => SmtpReply, count: (code: number) => void = () => undefined) {
   return <T>(work: Promise<T>, callback: (error?: Error | null, value?: T) => void): void => {
     work.then(
-      (value) => callback(null, value),
+      (value) => {
+        count(250);
+        callback(null, value);
+      },
       (error: unknown) => {
-        if (isSmtpReply(error)) return callback(error);
-        deps.logger.error({ err: error }, "smtp command failed unexpectedly; replied with a temporary failure");
-        callback(fallback());
+        const reply = isSmtpReply(error) ? error : fallback();
+        if (reply !== error) deps.logger.error({ err: error }, "smtp command failed unexpectedly; replied with a temporary failure");
+        count(reply.responseCode);
+        callback(reply);
       },
     );
   };
 }
 
-function baseOptions(deps: SmtpEdgeDeps, tls: TlsCredentials | null, name: string, open: OpenTransactions): SMTPServerOptions {
+/** Counters of a listener's recipients and transactions by reply class (nothing without metrics). */
+function counters(deps: SmtpEdgeDeps, listener: SmtpListener) {
+  const { metrics } = deps;
+  if (metrics === undefined) return { recipient: undefined, transaction: undefined };
+  return { recipient: (code: number) => metrics.smtpRecipient(listener, code), transaction: (code: number) => metrics.smtpTransaction(listener, code) };
+}
+
+function baseOptions(deps: SmtpEdgeDeps, tls: TlsCredentials | null, name: string, open: OpenTransactions, listener: SmtpListener): SMTPServerOptions {
   return {
     name,
     // smtp-server writes "220 <name> ESMTP <banner>": the brand alone, so ESMTP is said once.
@@ -54,7 +66,9 @@ function baseOptions(deps: SmtpEdgeDeps, tls: TlsCredentials | null, name: strin
     closeTimeout: SHUTDOWN_GRACE_MS + 5000,
     // A shutting-down edge tells a new sender to retry elsewhere instead of greeting it.
     onConnect(_session, callback) {
-      callback(open.refusing ? REPLY.shuttingDown() : null);
+      const refused = open.refusing ? REPLY.shuttingDown() : null;
+      deps.metrics?.smtpSession(listener, refused === null ? 220 : refused.responseCode);
+      callback(refused);
     },
   };
 }
@@ -65,7 +79,7 @@ function envelopeFrom(session: SMTPServerSession): string | null {
 
 /** DATA on either listener: collect, make durable, then `250` naming the transaction. */
 function onDataFor(deps: SmtpEdgeDeps, kind: "received" | "captured", open: OpenTransactions): NonNullable<SMTPServerOptions["onData"]> {
-  const reply = replyWith(deps, REPLY.temporaryFailure);
+  const reply = replyWith(deps, REPLY.temporaryFailure, counters(deps, kind === "received" ? "receiving" : "capture").transaction);
   return (stream, session, callback) => {
     const transaction = collectData(stream).then(async (raw) => {
       const recipients = accepted.get(session.envelope) ?? [];
@@ -79,9 +93,9 @@ function onDataFor(deps: SmtpEdgeDeps, kind: "received" | "captured", open: Open
 
 /** The receiving edge (MX): existing inboxes only, `sim.*` behaviours, no AUTH. */
 export function createReceivingServer(deps: SmtpEdgeDeps, tls: TlsCredentials | null, open = new OpenTransactions()): SMTPServer {
-  const reply = replyWith(deps, REPLY.temporaryLocalError);
+  const reply = replyWith(deps, REPLY.temporaryLocalError, counters(deps, "receiving").recipient);
   return new PromptGreetingSMTPServer({
-    ...baseOptions(deps, tls, deps.config.mxHost, open),
+    ...baseOptions(deps, tls, deps.config.mxHost, open, "receiving"),
     disabledCommands: tls === null ? ["AUTH", "STARTTLS"] : ["AUTH"],
     onRcptTo(address, session, callback) {
       reply(
@@ -102,10 +116,10 @@ interface CaptureUser {
 
 /** The capture relay: AUTH required, every recipient accepted and filed, nothing delivered. */
 export function createCaptureServer(deps: SmtpEdgeDeps, tls: TlsCredentials | null, open = new OpenTransactions()): SMTPServer {
-  const reply = replyWith(deps, REPLY.temporaryLocalError);
+  const reply = replyWith(deps, REPLY.temporaryLocalError, counters(deps, "capture").recipient);
   const replyToAuth = replyWith(deps, REPLY.temporaryAuthFailure);
   return new PromptGreetingSMTPServer({
-    ...baseOptions(deps, tls, deps.config.captureHost, open),
+    ...baseOptions(deps, tls, deps.config.captureHost, open, "capture"),
     authMethods: ["PLAIN", "LOGIN"],
     authOptional: false,
     // Where STARTTLS is offered, the credential travels only after it; on a laptop (no

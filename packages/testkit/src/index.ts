@@ -10,7 +10,7 @@ export { startTestS3, type TestS3 } from "./s3";
 
 /** A Redis key prefix (BullMQ queues, pub/sub channels) no other test uses, inside this run's prefix. */
 export const uniqueRedisPrefix = () => `${runRedisPrefix()}-${randomBytes(5).toString("hex")}`;
-export { SmtpDialogue, defaultSmtpTransport, sendOneRaw, smtpTransport, eventually, type SmtpResponse } from "./smtp";
+export { SmtpDialogue, toldBeforeClose, defaultSmtpTransport, sendOneRaw, smtpTransport, eventually, type SmtpResponse } from "./smtp";
 export { startTestRedis, type TestRedis } from "./redis";
 export { TestEventStream, type StreamFrame } from "./event-stream";
 export { testWorld, describeWithEngines, describeInProcess, itWithEngines, itInProcess, TEST_WORLD_ENV, type TestWorld } from "./world";
@@ -18,3 +18,4 @@ export { startTcpProxy, type TcpProxy } from "./tcp-proxy";
 export { startTestDns, type TestDns, type DnsZone } from "./dns";
 export { useTestServer, type SuiteServer, type SuiteServerOptions } from "./use-test-server";
 export { startTestReceiver, type TestReceiver, type ReceivedRequest, type ReceiverAnswer } from "./webhook-receiver";
+export { parseMetrics, scrapeMetrics, metricValue, type MetricFamily } from "./metrics";

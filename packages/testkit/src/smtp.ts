@@ -1,4 +1,5 @@
 import { createConnection, type Socket } from "node:net";
+import { once } from "node:events";
 import nodemailer from "nodemailer";
 
 /** One SMTP reply: its code and its text lines (multi-line replies joined). */
@@ -142,4 +143,18 @@ export async function eventually<T>(probe: () => Promise<T | null | undefined>, 
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${options.what ?? "a condition"}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+}
+
+/** Everything a new SMTP connection is told before the server closes it. */
+export async function toldBeforeClose(port: number, ms: number): Promise<string> {
+  const socket = createConnection({ port, host: "127.0.0.1" });
+  let text = "";
+  socket.setEncoding("utf8");
+  socket.on("data", (chunk: string) => (text += chunk));
+  try {
+    await once(socket, "close", { signal: AbortSignal.timeout(ms) });
+  } finally {
+    socket.destroy();
+  }
+  return text;
 }

@@ -113,6 +113,8 @@ export async function startTestServer(
     target === "all" || target === "smtp-edge"
       ? { MAILSTOP_SMTP_PORT: String(await freePort()), MAILSTOP_CAPTURE_PORT: String(await freePort()) }
       : {};
+  // The operations listener of the targets without an HTTP listener (default 8026, shared by every test).
+  const opsEnv: Record<string, string> = target === "smtp-edge" || target === "parser" ? { MAILSTOP_OPS_PORT: String(await freePort()) } : {};
   // A split target needs Redis (its rate limits are shared by every instance); the monolith
   // without mail keeps its in-process messaging (the mixed settings).
   const redisEnv: Record<string, string> = s3 !== null || (!embedded && target !== "all") ? { REDIS_URL: runRedisUrl(), MAILSTOP_REDIS_PREFIX: `${runRedisPrefix()}-${randomBytes(5).toString("hex")}` } : {};
@@ -129,6 +131,7 @@ export async function startTestServer(
     MAILSTOP_LOG_LEVEL: "info",
     ...TEST_RATE_LIMITS,
     ...smtpEnv,
+    ...opsEnv,
     ...enginesEnv,
     ...options.env,
   });

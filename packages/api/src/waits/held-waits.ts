@@ -31,6 +31,13 @@ export class HeldWaits {
     bus.onResubscribed(() => void this.recheckAll());
   }
 
+  /** The waits held now (the metrics' gauge, read when scraped). */
+  get size(): number {
+    let count = 0;
+    for (const inbox of this.inboxes.values()) count += inbox.waits.size;
+    return count;
+  }
+
   /** Holds `wait` on the inbox until the returned function is called. */
   hold(projectId: string, inboxId: string, wait: HeldWait): () => void {
     let inbox = this.inboxes.get(inboxId);

@@ -6,6 +6,7 @@ import type { DeliverWebhookJob } from "@mailstop/messaging";
 import { type AttemptOutcome, BlockedTarget, DEFAULT_RETRY_SCHEDULE_S, DELIVERY_TIMEOUT_MS, type SecretBox, type TargetGuard, deliver, nextAttemptDelayMs, signedHeaders } from "@mailstop/webhooks";
 import { toStreamMessage } from "../stream/stream-message";
 import { EVENT_BODY_MAX_BYTES, eventBody } from "./event-body";
+import type { Metrics } from "@mailstop/metrics";
 
 export interface DeliveryDeps {
   db: Db;
@@ -13,6 +14,8 @@ export interface DeliveryDeps {
   logger: Logger;
   secrets: SecretBox;
   targets: TargetGuard;
+  /** Deliveries by outcome; none in tests that run the job alone. */
+  metrics?: Metrics;
 }
 
 /**
@@ -62,6 +65,7 @@ export function deliverWebhookJob(deps: DeliveryDeps) {
     const attemptedAt = new Date();
     const record = (body: string | null, outcome: AttemptOutcome, retries: boolean) => {
       const delayMs = outcome.ok || !retries ? null : nextAttemptDelayMs(schedule, attempt);
+      deps.metrics?.webhookDelivery(outcome.ok ? "delivered" : !retries ? "dropped" : delayMs === null ? "failed" : "retried");
       const entry: AttemptRecord = {
         id: newId("webhookAttempt"),
         attempt,

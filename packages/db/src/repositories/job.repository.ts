@@ -89,6 +89,13 @@ export async function failJob(db: Db, id: string, error: string): Promise<void> 
   await db.updateTable("jobs").set({ state: "failed", last_error: error }).where("id", "=", id).execute();
 }
 
+/** Jobs of these names waiting to run, due or delayed (neither claimed nor failed). */
+export async function countWaitingJobs(db: Db, names: readonly string[]): Promise<number> {
+  if (names.length === 0) return 0;
+  const row = await db.selectFrom("jobs").select((eb) => eb.fn.countAll<string>().as("count")).where("state", "=", "waiting").where("name", "in", names).executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
 /** Milliseconds until the next job of these names is due (0 when one is), or null when none waits. */
 export async function msUntilNextJob(db: Db, names: readonly string[]): Promise<number | null> {
   const { rows } = await sql<{ wait_ms: number | string | null }>`

@@ -8,17 +8,24 @@ import { type RuntimeContext, defineModule } from "../module";
 import { mountMcp } from "./mcp-endpoint";
 
 /**
- * GET /ready, for orchestrators (Kubernetes readiness probes, load balancers): 200 once every
+ * GET /ready and GET /metrics. /ready, for orchestrators (Kubernetes readiness probes, load balancers): 200 once every
  * module of this target is started and its engines answer, else 503 naming the modules that
  * are not. Not an API operation (like /health it needs no key), so outside the OpenAPI document.
  */
-function mountReadiness(app: Parameters<NonNullable<HttpContribution["setup"]>>[0], modulesNotReady: RuntimeContext["notReady"]): void {
+function mountReadiness(app: Parameters<NonNullable<HttpContribution["setup"]>>[0], modulesNotReady: RuntimeContext["notReady"], metrics: RuntimeContext["metrics"]): void {
   app.get("/ready", (_req, res, next) => {
     modulesNotReady()
       .then((waiting) => {
         if (waiting.length === 0) return void res.json({ status: "ready" });
         next(notReadyError(waiting));
       })
+      .catch(next);
+  });
+  // Prometheus's scrape (docs/operator.md "Metrics"); like /ready, not an API operation.
+  app.get("/metrics", (_req, res, next) => {
+    metrics
+      .expose()
+      .then(({ contentType, body }) => void res.type(contentType).send(body))
       .catch(next);
   });
 }
@@ -40,7 +47,7 @@ export const httpServerModule = defineModule({
   needs: ["db", "messaging"],
   optional: ["downloadRoutes", "waiterRoutes", "apiRoutes"],
   provides: ["httpAddress"],
-  create({ db, messaging, downloadRoutes, waiterRoutes, apiRoutes, config, logger, notReady }) {
+  create({ db, messaging, downloadRoutes, waiterRoutes, apiRoutes, config, logger, notReady, metrics }) {
     let server: Server | undefined;
     return {
       async start() {
@@ -56,7 +63,7 @@ export const httpServerModule = defineModule({
           document: publicDocument(),
           routes: [healthRoute(config)],
           setup: (app) => {
-            mountReadiness(app, notReady);
+            mountReadiness(app, notReady, metrics);
             if (apiRoutes) mountMcp(app, { db, region: config.region, origins });
           },
         };
@@ -66,6 +73,7 @@ export const httpServerModule = defineModule({
           adminToken: config.adminToken,
           rateLimits: config.rateLimits.enabled ? { limits: messaging.rateLimits, defaults: config.rateLimits } : null,
           logger,
+          observeRequest: (route, method, status, seconds) => metrics.observeRequest(route, method, status, seconds),
           contributions: [health, ...(downloadRoutes ?? []), ...(waiterRoutes ?? []), ...(apiRoutes ?? [])],
         });
         const listener = createHttpServer(app).listen(config.http.port, config.host);

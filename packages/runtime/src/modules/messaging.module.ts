@@ -99,6 +99,8 @@ function redisMessaging({ config, logger }: Dependencies<never, never>, redisUrl
       await bus?.close();
       await Promise.all(connections.map((connection) => connection.quit().catch(() => connection.disconnect())));
     },
-    ready: async () => command?.status === "ready",
+    // Connected is not enough: a frozen server keeps the socket open. The command connection
+    // has no offline queue, so a PING while reconnecting fails at once.
+    ready: async () => command?.status === "ready" && (await command.ping()) === "PONG",
   };
 }

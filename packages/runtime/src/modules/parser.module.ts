@@ -1,5 +1,6 @@
 import { deliverWebhookJob, startWebhookRelay } from "@mailstop/api";
-import type { JobWorker } from "@mailstop/messaging";
+import { JOB_OPTIONS, type JobHandlers, type JobName, type JobWorker, PermanentJobError } from "@mailstop/messaging";
+import type { Metrics } from "@mailstop/metrics";
 import { parserJobs, startReconciler } from "@mailstop/parser";
 import { webhookTargets } from "./webhook-targets";
 import { defineModule } from "../module";
@@ -8,21 +9,44 @@ import { defineModule } from "../module";
 const SWEEP_INTERVAL_MS = 3_600_000;
 
 /**
+ * `handlers`, each counting its runs in the metrics by outcome: `completed`, `retried` (it
+ * threw and has attempts left) or `failed` (a permanent error, or its last attempt).
+ */
+function countedJobs(handlers: JobHandlers, metrics: Metrics): JobHandlers {
+  const counted: Record<string, (payload: never, attempt: number) => Promise<void>> = {};
+  for (const [name, handle] of Object.entries(handlers) as [JobName, (payload: never, attempt: number) => Promise<void>][]) {
+    const { attempts } = JOB_OPTIONS[name];
+    counted[name] = async (payload, attempt) => {
+      try {
+        await handle(payload, attempt);
+      } catch (error) {
+        metrics.job(name, error instanceof PermanentJobError || attempt >= attempts ? "failed" : "retried");
+        throw error;
+      }
+      metrics.job(name, "completed");
+    };
+  }
+  return counted as JobHandlers;
+}
+
+/**
  * The parser service: consumes parse, arrival and webhook jobs, and runs the reaper, the
  * accept ledger's reconciler, the orphan sweep and the webhook outbox's relay.
  */
 export const parserModule = defineModule({
   name: "parser",
   needs: ["db", "blobs", "messaging", "secrets"],
-  create({ db, blobs, messaging, secrets, config, logger }) {
-    const deps = { db, blobs, queue: messaging.queue, bus: messaging.bus, config, logger };
+  create({ db, blobs, messaging, secrets, config, logger, metrics }) {
+    const deps = { db, blobs, queue: messaging.queue, bus: messaging.bus, config, logger, metrics };
     const targets = webhookTargets(config);
-    const jobs = { ...parserJobs(deps), "deliver-webhook": deliverWebhookJob({ db, config, logger, secrets, targets }) };
+    const jobs = countedJobs({ ...parserJobs(deps), "deliver-webhook": deliverWebhookJob({ db, config, logger, secrets, targets, metrics }) }, metrics);
     let worker: JobWorker | undefined;
     let reconciler: { stop(): Promise<void> } | undefined;
     let relay: { stop(): Promise<void> } | undefined;
     return {
       async start() {
+        // The process that consumes the queues reports their depth.
+        metrics.readQueueDepthFrom((queue) => messaging.queue.depth(queue));
         // Every parser declares the same schedule; the queue keeps one.
         await messaging.queue.schedule("reap", {}, config.reapIntervalSeconds * 1000);
         await messaging.queue.schedule("sweep-orphans", {}, SWEEP_INTERVAL_MS);

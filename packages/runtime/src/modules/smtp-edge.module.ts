@@ -1,13 +1,13 @@
 import { AcceptLedger, createSmtpEdge } from "@mailstop/smtp-edge";
 import { defineModule } from "../module";
 
-/** The smtp-edge service: receiving edge and capture relay. */
+/** The smtp-edge service: receiving edge and capture relay. Ready while it accepts mail. */
 export const smtpEdgeModule = defineModule({
   name: "smtp-edge",
   needs: ["db", "blobs", "messaging"],
   provides: ["smtpPorts"],
-  create({ db, blobs, messaging, config, logger }) {
-    const edge = createSmtpEdge({ db, blobs, queue: messaging.queue, ledger: new AcceptLedger(db), greylist: messaging.greylist, config, logger });
+  create({ db, blobs, messaging, config, logger, metrics }) {
+    const edge = createSmtpEdge({ db, blobs, queue: messaging.queue, ledger: new AcceptLedger(db), greylist: messaging.greylist, config, logger, metrics });
     let listening = false;
     return {
       async start() {
@@ -15,8 +15,15 @@ export const smtpEdgeModule = defineModule({
         listening = true;
         return { smtpPorts: edge.ports() };
       },
-      drain: async () => edge.drain(),
-      stop: () => edge.stop(),
+      drain: async () => {
+        // Refusing new mail (421) from here on: no longer ready.
+        listening = false;
+        edge.drain();
+      },
+      stop: async () => {
+        listening = false;
+        await edge.stop();
+      },
       ready: async () => listening,
     };
   },

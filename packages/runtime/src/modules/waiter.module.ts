@@ -8,9 +8,9 @@ export const waiterModule = defineModule({
   // Run without one when the target is given no S3_ENDPOINT: reads of stored bodies answer 503.
   optional: ["blobs"],
   provides: ["waiterRoutes"],
-  create({ db, messaging, blobs, config, logger }) {
+  create({ db, messaging, blobs, config, logger, metrics }) {
     const shutdown = new AbortController();
-    const waiterRoutes = waiterHttpContributions({ db, config, logger, blobs, bus: messaging.bus, slots: messaging.slots, shutdown: shutdown.signal });
+    const waiterRoutes = waiterHttpContributions({ db, config, logger, blobs, bus: messaging.bus, slots: messaging.slots, shutdown: shutdown.signal, metrics });
     return {
       start: async () => ({ waiterRoutes }),
       drain: async () => shutdown.abort(),

@@ -38,8 +38,9 @@ async function matchedReply(checks: ArrivalChecks, record: MessageRecord, option
  * Each arrival is checked with the same SQL as the list filters, one query per arrival. A
  * timeout is a 200 with a hint naming the predicate that failed.
  */
-export const waitRoute = ({ db, config, logger, blobs, bus, slots, shutdown }: WaiterDeps, checks: ArrivalChecks) => {
+export const waitRoute = ({ db, config, logger, blobs, bus, slots, shutdown, metrics }: WaiterDeps, checks: ArrivalChecks) => {
   const held = new HeldWaits(db, bus, logger);
+  metrics?.countWaitsWith(() => held.size);
   return publicRoute("waitForMessage", async ({ auth, body, res, requestId }) => {
     const startedAt = Date.now();
     const inbox = await requireInbox(db, auth.project.id, body.inbox);

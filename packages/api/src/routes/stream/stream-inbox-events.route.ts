@@ -41,10 +41,11 @@ function resumePoint(req: Request, query: { last_event_id?: string }): string | 
  * read, so nothing committed in between is missed; each arrival then costs one query (every
  * message after the last one sent) and nothing happens between arrivals but heartbeats.
  */
-export const streamInboxEventsRoute = ({ db, config, logger, bus, shutdown }: WaiterDeps) => {
+export const streamInboxEventsRoute = ({ db, config, logger, bus, shutdown, metrics }: WaiterDeps) => {
   // Arrivals published while the bus was away reached no stream: each open one reads after
   // its cursor once the bus listens again, as it does on an arrival.
   const open = new Set<StreamFollower<StreamMessageRow>>();
+  metrics?.countStreamsWith(() => open.size);
   bus.onResubscribed(() => {
     for (const follower of open) follower.poke();
   });

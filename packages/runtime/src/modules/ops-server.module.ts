@@ -1,0 +1,74 @@
+import { once } from "node:events";
+import { type IncomingMessage, type Server, type ServerResponse, createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { type MailstopError, asMailstopError, notReady as notReadyError, toEnvelope, unknownRoute } from "@mailstop/core";
+import { type RuntimeContext, defineModule } from "../module";
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  const bytes = Buffer.from(JSON.stringify(body));
+  res.writeHead(status, { "content-type": "application/json; charset=utf-8", "content-length": bytes.length });
+  res.end(bytes);
+}
+
+function sendError(res: ServerResponse, error: MailstopError): void {
+  sendJson(res, error.status, toEnvelope(error));
+}
+
+function handler(context: RuntimeContext) {
+  return (req: IncomingMessage, res: ServerResponse): void => {
+    const path = (req.url ?? "/").split("?")[0]!;
+    void (async () => {
+      if (req.method === "GET" && path === "/health") return sendJson(res, 200, { status: "ok", brand: context.config.brand, region: context.config.region, time: new Date().toISOString() });
+      if (req.method === "GET" && path === "/metrics") {
+        const { contentType, body } = await context.metrics.expose();
+        res.writeHead(200, { "content-type": contentType });
+        return void res.end(body);
+      }
+      if (req.method === "GET" && path === "/ready") {
+        // As the HTTP listener answers it: 200, or the 503 envelope naming what is not ready.
+        const waiting = await context.notReady();
+        return waiting.length === 0 ? sendJson(res, 200, { status: "ready" }) : sendError(res, notReadyError(waiting));
+      }
+      sendError(res, unknownRoute(req.method ?? "GET", path));
+    })().catch((error: unknown) => {
+      context.logger.error({ err: error, path }, "operations request failed");
+      if (!res.headersSent) sendError(res, asMailstopError(error));
+      else res.end();
+    });
+  };
+}
+
+/**
+ * The operations listener of the targets without an HTTP listener (smtp-edge, parser), on
+ * MAILSTOP_OPS_PORT: GET /health (the process serves), GET /ready (its modules' engines
+ * answer; 503 while starting and from the first moment of a shutdown) and GET /metrics. It
+ * needs nothing, so it starts first and stops last: a probe sees `starting` and `stopping`
+ * rather than a refused connection. Plain node:http: three routes need no express.
+ */
+export const opsServerModule = defineModule({
+  name: "ops-server",
+  needs: [],
+  provides: ["opsAddress"],
+  create(context) {
+    let server: Server | undefined;
+    return {
+      async start() {
+        const listener = createServer(handler(context));
+        server = listener;
+        listener.listen(context.config.opsPort, context.config.host);
+        await once(listener, "listening");
+        const address = listener.address() as AddressInfo;
+        context.logger.info({ host: address.address, port: address.port }, "operations listener (/health, /ready, /metrics) listening");
+        return { opsAddress: { host: address.address, port: address.port } };
+      },
+      async stop() {
+        if (!server?.listening) return;
+        const closed = once(server, "close");
+        server.close();
+        server.closeAllConnections();
+        await closed;
+      },
+      ready: async () => server?.listening === true,
+    };
+  },
+});
