@@ -1,17 +1,12 @@
 import type { SpentLimit } from "@mailstop/core";
+import type { ApiKeyRecord } from "@mailstop/db";
 
 /** Who is calling, established once per request from the API key. */
 export interface AuthContext {
   key: { id: string; environment: "test" | "live"; expiresAt: Date | null };
   scopes: readonly string[];
-  project: {
-    id: string;
-    key: string;
-    region: "us" | "eu";
-    maxConcurrentWaits: number;
-    /** Requests per second per key, by class; null: the server's default. */
-    rateLimits: { read: number | null; write: number | null };
-  };
+  /** The key's project as its lookup read it (id, key, region, wait and rate limits). */
+  project: ApiKeyRecord["project"];
   organisation: { id: string; organisationLimits: boolean };
   /**
    * The limit this project has spent in the period (its own allowance, or with organisation
