@@ -1,17 +1,15 @@
 import { InvalidArgumentError } from "commander";
 import { booleanWord, commaList, parseRetention, positiveInteger } from "./parse-options";
+import { parseTimeout } from "./wait-output";
 
-describe("parseRetention", () => {
-  it.each([
-    ["1d", 86_400],
-    ["12h", 43_200],
-    ["30m", 1_800],
-    ["3600s", 3_600],
-    ["90", 90],
-  ])("reads %s as %i seconds", (text, seconds) => expect(parseRetention(text)).toBe(seconds));
-
-  // Milliseconds are no retention unit; the server bounds the value (60 s to 30 d).
-  it.each(["", "a day", "500ms", "1w", "-1d"])("refuses %p", (text) => expect(() => parseRetention(text)).toThrow(/--retention/));
+// Each duration flag: what it reads (in its unit: ms for --timeout, seconds for --retention)
+// and what it refuses with an error naming the flag. Bounds are the server's.
+describe.each([
+  { flag: "--timeout", parse: parseTimeout, reads: [["60s", 60_000], ["500ms", 500], ["2m", 120_000], ["45", 45_000], ["0.5s", 500]], refuses: ["", "soon", "10h", "-1s", "0ms"] },
+  { flag: "--retention", parse: parseRetention, reads: [["1d", 86_400], ["12h", 43_200], ["30m", 1_800], ["3600s", 3_600], ["90", 90]], refuses: ["", "a day", "500ms", "1w", "-1d"] },
+] as const)("$flag", ({ flag, parse, reads, refuses }) => {
+  it.each(reads)("reads %s as %i", (text, value) => expect(parse(text)).toBe(value));
+  it.each(refuses)("refuses %p", (text) => expect(() => parse(text)).toThrow(flag));
 });
 
 describe("flag value parsers", () => {
