@@ -29,6 +29,7 @@ const BOTH_WORLDS = [
   "<rootDir>/packages/**/src/**/*.contract.int.test.ts",
   "<rootDir>/packages/sdk/src/**/*.int.test.ts",
   "<rootDir>/packages/cli/src/wait.int.test.ts",
+  "<rootDir>/packages/cli/src/resources.int.test.ts",
 ];
 
 /** The end-to-end files the split fleet runs: everything a client can do over HTTP and SMTP. */

@@ -1,10 +1,14 @@
 import { Command } from "commander";
 import { type ClientConfig, type Config, loadProcessClientConfig, loadProcessConfig } from "@mailstop/config";
 import { adminCommand } from "./commands/admin.command";
+import { domainsCommand } from "./commands/domains.command";
+import { inboxesCommand } from "./commands/inboxes.command";
 import { mcpCommand } from "./commands/mcp.command";
+import { messagesCommand } from "./commands/messages.command";
 import { migrateCommand } from "./commands/migrate.command";
 import { serveCommand } from "./commands/serve.command";
 import { waitCommand } from "./commands/wait.command";
+import { webhooksCommand } from "./commands/webhooks.command";
 
 /** The `mailstop` command line. */
 export function buildProgram(loadConfig: () => Config = loadProcessConfig, loadClientConfig: () => ClientConfig = loadProcessClientConfig): Command {
@@ -16,5 +20,9 @@ export function buildProgram(loadConfig: () => Config = loadProcessConfig, loadC
     .addCommand(migrateCommand(loadConfig))
     .addCommand(adminCommand(loadConfig))
     .addCommand(waitCommand())
+    .addCommand(inboxesCommand())
+    .addCommand(messagesCommand())
+    .addCommand(domainsCommand())
+    .addCommand(webhooksCommand())
     .addCommand(mcpCommand(loadClientConfig));
 }

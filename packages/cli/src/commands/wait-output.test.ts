@@ -1,4 +1,4 @@
-import { impliedMatch, parsePrint, parseTimeout, render } from "./wait-output";
+import { impliedMatch, parsePrint, render } from "./wait-output";
 
 const message = {
   id: "msg_1",
@@ -11,18 +11,6 @@ const message = {
     { url: "https://x.example/verify", kind: "verify", text: "Verify" },
   ],
 } as unknown as Parameters<typeof render>[0];
-
-describe("parseTimeout", () => {
-  it.each([
-    ["60s", 60_000],
-    ["500ms", 500],
-    ["2m", 120_000],
-    ["45", 45_000],
-    ["0.5s", 500],
-  ])("reads %s as %i ms", (text, ms) => expect(parseTimeout(text)).toBe(ms));
-
-  it.each(["", "soon", "10h", "-1s", "0ms"])("refuses %p", (text) => expect(() => parseTimeout(text)).toThrow(/--timeout/));
-});
 
 describe("parsePrint and impliedMatch", () => {
   it("reads code, json, link and link:<kind>, and waits for what is printed", () => {

@@ -1,4 +1,5 @@
 import type { MessageMatch, MessageView, Schemas } from "@mailstop/sdk/source";
+import { parseDuration } from "./parse-options";
 
 type LinkKind = Schemas["LinkKind"];
 const LINK_KINDS: readonly LinkKind[] = ["verify", "sign_in", "unsubscribe", "reset_password", "other"];
@@ -24,12 +25,7 @@ export function parsePrint(value: string | undefined): PrintSpec {
  * refuses more than 285 s; that refusal is its to make (a 400 naming the field).
  */
 export function parseTimeout(value: string): number {
-  const match = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(value.trim());
-  if (match === null) throw new Error(`--timeout takes a duration such as 60s, 500ms or 2m, not "${value}"`);
-  const amount = Number(match[1]);
-  const ms = Math.round(amount * { ms: 1, s: 1000, m: 60_000 }[(match[2] ?? "s") as "ms" | "s" | "m"]);
-  if (ms < 1) throw new Error(`--timeout must be at least 1ms, not "${value}"`);
-  return ms;
+  return parseDuration(value, "--timeout", ["ms", "s", "m"], "60s, 500ms or 2m");
 }
 
 /**
@@ -58,11 +54,16 @@ export function render(message: MessageView, print: PrintSpec): string {
       return link.url;
     }
     case "summary": {
-      const from = message.from === null ? "(no sender)" : message.from.address;
-      const lines = [`${message.id}  ${message.received_at}  ${from}  ${message.subject}`];
+      const lines = [messageLine(message)];
       if (message.codes.length > 0) lines.push(`codes: ${message.codes.join(" ")}`);
       for (const link of message.links) lines.push(`link (${link.kind}): ${link.url}`);
       return lines.join("\n");
     }
   }
+}
+
+/** One line for a message: id, time, sender, subject (the wait's summary, `messages list`). */
+export function messageLine(message: Pick<MessageView, "id" | "received_at" | "from" | "subject">): string {
+  const from = message.from === null ? "(no sender)" : message.from.address;
+  return `${message.id}  ${message.received_at}  ${from}  ${message.subject}`;
 }
