@@ -1,5 +1,5 @@
 /**
- * pnpm bench [--quick] [--only=laptop,ingest,connect,arrival-wait,held-waits,held-streams,reads]
+ * pnpm bench [--quick] [--only=laptop,ingest,connect,arrival-wait,held-waits,held-streams,reads,limits-cost,metrics-cost]
  *            [--targets=mailstop,mailstop-dir,ceiling,floor,maildev,postfix] [--profile] [--keep-database]
  *
  * Starts mailstop (monolithic target on PostgreSQL, Redis and an s3rver) and the comparison
@@ -20,7 +20,9 @@ import { heldStreams } from "./scenarios/held-streams";
 import { heldWaits } from "./scenarios/held-waits";
 import { ingest } from "./scenarios/ingest";
 import { laptop } from "./scenarios/laptop";
+import { type CostResult, type CostRowSpec, costRows } from "./scenarios/cost";
 import { VARIANTS, limitsCost } from "./scenarios/limits-cost";
+import { METRICS_VARIANTS, metricsCost } from "./scenarios/metrics-cost";
 import { readLoad } from "./scenarios/reads";
 import { SENDER, message } from "./lib/mail";
 import { openPool } from "./lib/smtp-client";
@@ -31,7 +33,7 @@ import { type MailstopTarget, startMailstop } from "./targets/mailstop";
 import { startSink } from "./targets/sink";
 import type { Target, TargetName } from "./targets/target";
 
-const SCENARIOS = ["laptop", "ingest", "connect", "arrival-wait", "held-waits", "held-streams", "reads", "limits-cost"] as const;
+const SCENARIOS = ["laptop", "ingest", "connect", "arrival-wait", "held-waits", "held-streams", "reads", "limits-cost", "metrics-cost"] as const;
 type Scenario = (typeof SCENARIOS)[number];
 
 /** How much of each scenario a run does: the full run stays within a few minutes. */
@@ -49,6 +51,7 @@ const PLANS = {
     heldStreams: { streams: 10_000, inboxes: 100, arrivals: 10 },
     readsS: 5,
     limitsCost: { rate: 500, durationS: 5, warmUpS: 2, rounds: 3 },
+    metricsCost: { rate: 500, smtpRate: 50, durationS: 5, warmUpS: 2, rounds: 3 },
     laptop: { idleS: 30, helpRuns: 5 },
   },
   quick: {
@@ -63,6 +66,7 @@ const PLANS = {
     heldStreams: { streams: 200, inboxes: 10, arrivals: 2 },
     readsS: 1,
     limitsCost: { rate: 100, durationS: 1, warmUpS: 1, rounds: 1 },
+    metricsCost: { rate: 100, smtpRate: 20, durationS: 1, warmUpS: 1, rounds: 1 },
     laptop: { idleS: 3, helpRuns: 2 },
   },
 } as const;
@@ -372,37 +376,29 @@ async function main(): Promise<void> {
       });
     });
 
-    await scenario("limits-cost", async () => {
-      const result = await limitsCost(mailstop, plan.limitsCost);
-      details["limits-cost"] = result;
-      const mean = (values: number[]) => values.reduce((sum, v) => sum + v, 0) / values.length;
-      for (const [path, label] of [
-        ["read", `GET one message at ${result.rate} req/s (split api)`],
-        ["wait", `wait with a stored match at ${result.rate} req/s (split waiter)`],
-      ] as const) {
-        const figures = Object.fromEntries(
-          VARIANTS.map((variant) => {
-            const runs = result[path][variant];
-            return [variant, { mean: mean(runs.map((r) => r.meanMs)), p50: mean(runs.map((r) => r.p50Ms)), p99: mean(runs.map((r) => r.p99Ms)), failed: runs.reduce((sum, r) => sum + r.failed, 0) }];
-          }),
-        ) as Record<(typeof VARIANTS)[number], { mean: number; p50: number; p99: number; failed: number }>;
-        const { without, both } = figures;
-        rows.push({
-          scenario: `limits cost, ${label}: mean latency, no rate limiter, no limits set`,
-          unit: "ms",
-          values: { mailstop: without.mean },
-          note: `p50 ${without.p50.toFixed(1)}, p99 ${without.p99.toFixed(1)} ms; MAILSTOP_RATE_LIMITS=off, a project without limits; mean of ${plan.limitsCost.rounds} rounds interleaved with the rows below`,
-        });
-        rows.push({
-          scenario: "  same with the rate limiter and organisation limits checked",
-          unit: "ms",
-          values: { mailstop: both.mean },
-          note:
-            `p50 ${both.p50.toFixed(1)}, p99 ${both.p99.toFixed(1)} ms; rate limiter only ${figures["rate limiter"].mean.toFixed(2)} ms (p99 ${figures["rate limiter"].p99.toFixed(1)}), ` +
-            `limits only ${figures.metering.mean.toFixed(2)} ms (p99 ${figures.metering.p99.toFixed(1)}); failed ${VARIANTS.map((v) => figures[v].failed).join("/")}`,
-          target: { text: "≤ without + 0.5 ms", pass: both.mean <= without.mean + 0.5 && VARIANTS.every((v) => figures[v].failed === 0) },
-        });
-      }
+    /** A scenario pricing one setting: its result in the details, its rows without → with in the table. */
+    const costScenario = <V extends string>(name: "limits-cost" | "metrics-cost", measure: () => Promise<CostResult<V>>, spec: CostRowSpec<V>) =>
+      scenario(name, async () => {
+        const result = await measure();
+        details[name] = result;
+        rows.push(...costRows(result, spec));
+      });
+    await costScenario("limits-cost", () => limitsCost(mailstop, plan.limitsCost), {
+      subject: "limits cost",
+      variants: VARIANTS,
+      rounds: plan.limitsCost.rounds,
+      without: { variant: "without", text: "no rate limiter, no limits set", note: "MAILSTOP_RATE_LIMITS=off, a project without limits" },
+      with: { variant: "both", text: "with the rate limiter and organisation limits checked" },
+      detail: (figures) =>
+        `rate limiter only ${figures["rate limiter"].mean.toFixed(2)} ms (p99 ${figures["rate limiter"].p99.toFixed(1)}), ` +
+        `limits only ${figures.metering.mean.toFixed(2)} ms (p99 ${figures.metering.p99.toFixed(1)})`,
+    });
+    await costScenario("metrics-cost", () => metricsCost(mailstop, plan.metricsCost), {
+      subject: "metrics cost",
+      variants: METRICS_VARIANTS,
+      rounds: plan.metricsCost.rounds,
+      without: { variant: "without", text: "metrics off", note: "MAILSTOP_METRICS=off, rate limits on" },
+      with: { variant: "with", text: "with Prometheus metrics recorded" },
     });
   } finally {
     log("stopping servers, dropping the bench database and Redis keys");

@@ -6,6 +6,8 @@ export function quantile(values: readonly number[], q: number): number {
   return sorted[rank]!;
 }
 
+/** The arithmetic mean; NaN for an empty sample. */
+export const mean = (values: readonly number[]) => values.reduce((sum, v) => sum + v, 0) / values.length;
 export const median = (values: readonly number[]) => quantile(values, 0.5);
 export const p99 = (values: readonly number[]) => quantile(values, 0.99);
 

@@ -30,8 +30,8 @@ export interface MailstopOptions {
 
 /** One mailstop process: its HTTP origin, its pid, and the probe preloaded into it. */
 export interface ServerProcess {
-  /** "all" for the monolith, "waiter" or "api" for a split process beside it. */
-  role: "all" | SplitRole;
+  /** "all" for the monolith, "waiter", "api" or "smtp-edge" for a split process beside it. */
+  role: "all" | SplitRole | "smtp-edge";
   url: string;
   pid: number;
   /** Memory and event-loop delay as the server process sees them; `reset` starts a new window. */
@@ -60,6 +60,11 @@ export interface MailstopTarget extends Target, ServerProcess {
   startWaiter(): Promise<ServerProcess>;
   /** A split `--target <role>` process on the same engines with settings of its own (`env`), stopped with the target. */
   startSplit(role: SplitRole, env?: Record<string, string>): Promise<ServerProcess>;
+  /**
+   * A split `--target smtp-edge` on the same engines with settings of its own, stopped with the
+   * target: its `url` is its operations listener; the monolith's parser parses what it accepts.
+   */
+  startEdge(env?: Record<string, string>): Promise<ServerProcess & { smtpPort: number }>;
   /** A call to the admin API with the target's admin token. */
   admin<T>(method: string, path: string, body?: unknown): Promise<T>;
   /** Every message id of an inbox, through `GET /v1/messages` (pages of 200). */
@@ -122,7 +127,7 @@ export async function startMailstop(options: MailstopOptions): Promise<MailstopT
      * the fleet run: tsx's require hook, no loader thread) with the probe preloaded, once it
      * answers /health.
      */
-    async function spawnServer(role: "all" | SplitRole, ports: { http: number; probe: number; smtp?: number; capture?: number }, extraEnv: Record<string, string> = {}) {
+    async function spawnServer(role: ServerProcess["role"], ports: { http: number; probe: number; smtp?: number; capture?: number }, extraEnv: Record<string, string> = {}) {
       const nodeArgs = ["--require", PROBE];
       if (options.cpuProfileDir) nodeArgs.push("--cpu-prof", "--cpu-prof-dir", options.cpuProfileDir);
       const logName = `${objectStore === "s3" ? "mailstop" : "mailstop-dir"}${role === "all" ? "" : `-${role}-${ports.http}`}`;
@@ -222,6 +227,13 @@ export async function startMailstop(options: MailstopOptions): Promise<MailstopT
         const split = await spawnServer(role, { http, probe }, env);
         if (role === "waiter") await warmUp(split.url);
         return split;
+      },
+      async startEdge(env = {}) {
+        const [ops, probe, smtp, capture] = [await freePort(), await freePort(), await freePort(), await freePort()];
+        // The operations listener answers /health, which spawnServer waits for on the "http" port.
+        const edge = await spawnServer("smtp-edge", { http: ops, probe, smtp, capture }, { MAILSTOP_OPS_PORT: String(ops), ...env });
+        await waitForPort(children[children.length - 1]!, smtp, 60_000);
+        return { ...edge, smtpPort: smtp };
       },
       admin: (method, path, body) => call(url, adminToken, method, path, body),
       createInbox: (tag) => api<{ id: string; address: string }>("POST", "/v1/inboxes", { tag }),

@@ -31,7 +31,14 @@ describe("loadConfig", () => {
       smtp: { port: 2525, capturePort: 2587, capturePublicPort: 2587, maxMessageBytes: 26214400, simDelayMs: 5000 },
       stream: { heartbeatSeconds: 15, tokenTtlSeconds: 300, maxDurationSeconds: 3600 },
       rateLimits: { enabled: true, read: 50, write: 10 },
+      metrics: { enabled: true },
     });
+  });
+
+  it("records metrics unless MAILSTOP_METRICS is off, refusing any other value", () => {
+    expect(loadConfig({ MAILSTOP_METRICS: "on" }).metrics).toEqual({ enabled: true });
+    expect(loadConfig({ MAILSTOP_METRICS: "off" }).metrics).toEqual({ enabled: false });
+    expect(errorLines({ MAILSTOP_METRICS: "false" })).toEqual([expect.stringMatching(/^invalid configuration: MAILSTOP_METRICS/)]);
   });
 
   it("takes per-key rate limits per class, refusing anything but a positive whole number", () => {

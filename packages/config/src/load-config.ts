@@ -15,6 +15,8 @@ export interface Config {
   logFormat: "auto" | "pretty" | "json";
   /** The operations listener (/health, /ready, /metrics) of the targets without an HTTP listener. */
   opsPort: number;
+  /** Off: the runtime records through a recorder that does nothing, and no listener serves /metrics. */
+  metrics: { enabled: boolean };
   sharedDomain: string;
   mxHost: string;
   captureHost: string;
@@ -94,6 +96,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     logLevel: raw.MAILSTOP_LOG_LEVEL,
     logFormat: raw.MAILSTOP_LOG_FORMAT,
     opsPort: raw.MAILSTOP_OPS_PORT,
+    metrics: { enabled: raw.MAILSTOP_METRICS === "on" },
     sharedDomain,
     mxHost: raw.MAILSTOP_MX_HOST ?? `mx.${sharedDomain}`,
     captureHost: raw.MAILSTOP_CAPTURE_HOST ?? `capture.${sharedDomain}`,

@@ -28,6 +28,11 @@ export const CONFIG_GROUPS = {
       default: 8026,
       desc: "Operations listener of the smtp-edge and parser targets (/health, /ready, /metrics); the HTTP-serving targets answer these on MAILSTOP_HTTP_PORT.",
     }),
+    MAILSTOP_METRICS: str({
+      choices: ["on", "off"] as const,
+      default: "on",
+      desc: "off: no Prometheus metric is recorded (nor prom-client's process metrics collected), and /metrics answers 404 on every listener, so a scrape of the instance fails visibly rather than reading an empty target. The benchmark compares both.",
+    }),
   },
   content: {
     MAILSTOP_CONTENT_DIR: str({

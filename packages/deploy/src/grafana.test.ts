@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { Metrics } from "@mailstop/metrics";
+import { PrometheusMetrics } from "@mailstop/metrics";
 import { listOperations, publicDocument } from "@mailstop/openapi";
 import { REPO_ROOT } from "./generated-files";
 
@@ -20,7 +20,7 @@ const queries = dashboard.panels.flatMap((panel) => (panel.targets ?? []).map((t
 
 describe("the Grafana dashboard", () => {
   it("queries only metrics that a mailstop process exposes", async () => {
-    const exposed = new Set((await new Metrics().registry.getMetricsAsJSON()).map((metric) => metric.name));
+    const exposed = new Set((await new PrometheusMetrics().registry.getMetricsAsJSON()).map((metric) => metric.name));
     expect(queries.length).toBeGreaterThan(10);
     for (const { panel, expr } of queries) {
       const named = [...expr.matchAll(/\b((?:mailstop|process|nodejs)_[a-z0-9_]+)\b/g)].map(([name]) => name!.replace(/_(bucket|count|sum)$/, ""));
@@ -37,7 +37,7 @@ describe("the Grafana dashboard", () => {
   });
 
   it("covers every mailstop metric, each query reading the data source the importer picks", async () => {
-    const mailstop = (await new Metrics().registry.getMetricsAsJSON()).map((metric) => metric.name).filter((name) => name.startsWith("mailstop_"));
+    const mailstop = (await new PrometheusMetrics().registry.getMetricsAsJSON()).map((metric) => metric.name).filter((name) => name.startsWith("mailstop_"));
     const drawn = queries.map(({ expr }) => expr).join("\n");
     for (const name of mailstop) expect(`${name} ${drawn.includes(name) ? "drawn" : "not drawn"}`).toBe(`${name} drawn`);
     expect(dashboard.templating.list).toContainEqual(expect.objectContaining({ name: "datasource", type: "datasource" }));

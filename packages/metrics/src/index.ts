@@ -1,1 +1,2 @@
-export { Metrics, replyClassOf, type JobOutcome, type ReplyClass, type SmtpListener, type WebhookOutcome } from "./metrics";
+export { type Exposition, type JobOutcome, type Metrics, PrometheusMetrics, type ReplyClass, type SmtpListener, type WebhookOutcome, replyClassOf } from "./metrics";
+export { NoMetrics, createMetrics } from "./no-metrics";

@@ -1,18 +1,18 @@
-import { Metrics, replyClassOf } from "./metrics";
+import { PrometheusMetrics, replyClassOf } from "./metrics";
 
-async function seriesOf(metrics: Metrics, name: string): Promise<{ metricName?: string; labels: Record<string, string | number>; value: number }[]> {
+async function seriesOf(metrics: PrometheusMetrics, name: string): Promise<{ metricName?: string; labels: Record<string, string | number>; value: number }[]> {
   const metric = metrics.registry.getSingleMetric(name);
   if (metric === undefined) throw new Error(`no metric ${name}`);
   return (await metric.get()).values as never;
 }
 
-describe("Metrics", () => {
+describe("PrometheusMetrics", () => {
   it("classes SMTP replies as a dashboard groups them", () => {
     expect([220, 250, 354, 421, 451, 452, 550, 554].map(replyClassOf)).toEqual(["2xx", "2xx", "2xx", "4xx", "4xx", "4xx", "5xx", "5xx"]);
   });
 
   it("counts requests by route, method and status, and observes their duration by route and method", async () => {
-    const metrics = new Metrics();
+    const metrics = new PrometheusMetrics();
     metrics.observeRequest("getMessage", "GET", 200, 0.004);
     metrics.observeRequest("getMessage", "GET", 200, 0.02);
     metrics.observeRequest("getMessage", "GET", 404, 0.001);
@@ -26,7 +26,7 @@ describe("Metrics", () => {
   });
 
   it("creates every SMTP series up front, so a dashboard shows zeros rather than gaps", async () => {
-    const metrics = new Metrics();
+    const metrics = new PrometheusMetrics();
     metrics.smtpTransaction("capture", 451);
     const transactions = await seriesOf(metrics, "mailstop_smtp_transactions_total");
     expect(transactions).toHaveLength(6);
@@ -34,7 +34,7 @@ describe("Metrics", () => {
   });
 
   it("reads held waits, open streams and queue depths when scraped, from every source it was given", async () => {
-    const metrics = new Metrics({ queues: ["ingest", "webhooks"] });
+    const metrics = new PrometheusMetrics({ queues: ["ingest", "webhooks"] });
     let held = 2;
     metrics.countWaitsWith(() => held);
     metrics.countWaitsWith(() => 1);
@@ -50,7 +50,7 @@ describe("Metrics", () => {
   });
 
   it("exposes the Prometheus text format, with the process's default metrics, in a registry of its own", async () => {
-    const [one, two] = [new Metrics(), new Metrics()];
+    const [one, two] = [new PrometheusMetrics(), new PrometheusMetrics()];
     one.job("parse-message", "completed");
     const { contentType, body } = await one.expose();
     expect(contentType).toMatch(/^text\/plain; version=0\.0\.4/);

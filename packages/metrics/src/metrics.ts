@@ -32,6 +32,37 @@ function childTable<A extends string, B extends string>(counter: Counter<string>
   return table;
 }
 
+/** The Prometheus text exposition of a process's metrics, as GET /metrics answers it. */
+export interface Exposition {
+  contentType: string;
+  body: string;
+}
+
+/**
+ * What packages record through: the Prometheus registry of {@link PrometheusMetrics}, or, with
+ * `MAILSTOP_METRICS=off`, the recorder that does nothing (`NoMetrics`). The hot paths call these
+ * methods alike either way; the choice is made once, where the runtime creates the recorder.
+ */
+export interface Metrics {
+  /** One HTTP response ended. */
+  observeRequest(route: string, method: string, status: number, seconds: number): void;
+  smtpSession(listener: SmtpListener, code: number): void;
+  smtpRecipient(listener: SmtpListener, code: number): void;
+  smtpTransaction(listener: SmtpListener, code: number): void;
+  /** A message became visible `seconds` after its transaction's 250. */
+  messageVisible(seconds: number): void;
+  job(name: string, outcome: JobOutcome): void;
+  webhookDelivery(outcome: WebhookOutcome): void;
+  /** `count` tells how many waits are held now; read when scraped. */
+  countWaitsWith(count: () => number): void;
+  /** `count` tells how many event streams are open now; read when scraped. */
+  countStreamsWith(count: () => number): void;
+  /** Reads the queue depth gauge from `source` when scraped (the process that consumes the queues). */
+  readQueueDepthFrom(source: (queue: string) => Promise<number>): void;
+  /** The exposition; null when metrics are off, and the listener answers /metrics as an unknown route (404). */
+  expose(): Promise<Exposition | null>;
+}
+
 /** Seconds buckets from 5 ms to 60 s: an API call, a held wait (≤ 285 s lands in +Inf), a parse. */
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
 
@@ -42,7 +73,7 @@ const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10
  * Label values are closed sets (route templates and operationIds, never raw paths), so the
  * series stay few; the label children of the hot paths are created here once.
  */
-export class Metrics {
+export class PrometheusMetrics implements Metrics {
   readonly registry = new Registry();
 
   private readonly httpRequests = new Counter({
@@ -205,7 +236,7 @@ export class Metrics {
   }
 
   /** The exposition: Prometheus text format and its content type. */
-  async expose(): Promise<{ contentType: string; body: string }> {
+  async expose(): Promise<Exposition> {
     return { contentType: this.registry.contentType, body: await this.registry.metrics() };
   }
 }

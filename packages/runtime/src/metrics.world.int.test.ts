@@ -1,3 +1,4 @@
+import { PrometheusMetrics } from "@mailstop/metrics";
 import { SmtpDialogue, type MetricFamily, eventually, metricValue, scrapeMetrics, startTestReceiver, uniqueTag, useTestServer } from "@mailstop/testkit";
 
 // GET /metrics of the monolith, in either world: the Prometheus text format (read by a
@@ -23,7 +24,9 @@ function scrapeUntil(what: string, holds: (families: MetricFamily[]) => boolean)
  * prom2json does unlabelled ones).
  */
 async function histogramCount(name: string, labels: Record<string, string> = {}): Promise<number> {
-  const metric = server.running.context.metrics.registry.getSingleMetric(name);
+  const { metrics } = server.running.context;
+  if (!(metrics instanceof PrometheusMetrics)) throw new Error("the test server records no metrics");
+  const metric = metrics.registry.getSingleMetric(name);
   if (metric === undefined) throw new Error(`no metric ${name}`);
   const { values } = await metric.get();
   const series = (values as { metricName?: string; labels: Record<string, string | number>; value: number }[]).find((v) => v.metricName === `${name}_count` && Object.entries(labels).every(([key, value]) => v.labels[key] === value));

@@ -2,7 +2,7 @@ import { withinDeadline } from "@mailstop/core";
 import type { Config } from "@mailstop/config";
 import { type Logger, createLogger } from "@mailstop/logging";
 import { QUEUE_NAMES } from "@mailstop/messaging";
-import { Metrics } from "@mailstop/metrics";
+import { createMetrics } from "@mailstop/metrics";
 import type { Dependencies, Provided, Provision, RunnableModule, RuntimeContext } from "./module";
 import type { Target } from "./target-names";
 import { type ModuleName, moduleNamed, planTarget } from "./targets";
@@ -90,7 +90,8 @@ export async function startTarget(target: Target, options: StartOptions): Promis
   const context: RuntimeContext = {
     config: options.config,
     logger,
-    metrics: new Metrics({ queues: QUEUE_NAMES }),
+    // MAILSTOP_METRICS=off: a recorder that does nothing, so no hot path asks whether to record.
+    metrics: createMetrics({ enabled: options.config.metrics.enabled, queues: QUEUE_NAMES }),
     print: options.print ?? ((text) => process.stdout.write(`${text}\n`)),
     notReady,
   };

@@ -21,11 +21,12 @@ function mountReadiness(app: Parameters<NonNullable<HttpContribution["setup"]>>[
       })
       .catch(next);
   });
-  // Prometheus's scrape (docs/operator.md "Metrics"); like /ready, not an API operation.
+  // Prometheus's scrape (docs/operator.md "Metrics"); like /ready, not an API operation. With
+  // metrics off there is no exposition: on to the unknown route's 404.
   app.get("/metrics", (_req, res, next) => {
     metrics
       .expose()
-      .then(({ contentType, body }) => void res.type(contentType).send(body))
+      .then((exposition) => (exposition === null ? next() : void res.type(exposition.contentType).send(exposition.body)))
       .catch(next);
   });
 }

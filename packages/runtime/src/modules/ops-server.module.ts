@@ -19,10 +19,11 @@ function handler(context: RuntimeContext) {
     const path = (req.url ?? "/").split("?")[0]!;
     void (async () => {
       if (req.method === "GET" && path === "/health") return sendJson(res, 200, { status: "ok", brand: context.config.brand, region: context.config.region, time: new Date().toISOString() });
-      if (req.method === "GET" && path === "/metrics") {
-        const { contentType, body } = await context.metrics.expose();
-        res.writeHead(200, { "content-type": contentType });
-        return void res.end(body);
+      // With metrics off there is no exposition: /metrics is an unknown route, as on the HTTP listener.
+      const exposition = req.method === "GET" && path === "/metrics" ? await context.metrics.expose() : null;
+      if (exposition !== null) {
+        res.writeHead(200, { "content-type": exposition.contentType });
+        return void res.end(exposition.body);
       }
       if (req.method === "GET" && path === "/ready") {
         // As the HTTP listener answers it: 200, or the 503 envelope naming what is not ready.

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "@mailstop/config";
 import { createLogger } from "@mailstop/logging";
-import { Metrics } from "@mailstop/metrics";
+import { NoMetrics } from "@mailstop/metrics";
 import { GENERATED_SECRETS_KEY_FILE, secretsModule } from "./secrets.module";
 
 const dataDir = mkdtempSync(join(tmpdir(), "mailstop-secrets-"));
@@ -11,7 +11,7 @@ afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 async function boxOf(env: Record<string, string>) {
   const config = loadConfig({ MAILSTOP_DATA_DIR: dataDir, ...env });
-  const module = secretsModule.create({ config, logger: createLogger({ level: "silent" }), print: () => undefined, notReady: async () => [], metrics: new Metrics() });
+  const module = secretsModule.create({ config, logger: createLogger({ level: "silent" }), print: () => undefined, notReady: async () => [], metrics: new NoMetrics() });
   return (await module.start()).secrets;
 }
 

@@ -1,0 +1,28 @@
+import { call } from "../lib/api";
+import type { MailstopTarget } from "../targets/mailstop";
+import { type CostOptions, type CostResult, costProject, measureCost } from "./cost";
+
+/**
+ * What the Prometheus metrics cost on the hot paths, measured in one run: each path on a pair of
+ * split processes identical but for `MAILSTOP_METRICS` (on: every response is counted and its
+ * duration observed in a histogram, every SMTP session, recipient and transaction counted, and
+ * prom-client's default collectors run; off: the recorder that does nothing), read by one
+ * project without limits. Rate limits stay at the bench's default (on, with an allowance never
+ * reached) on both, as an installation runs them. The SMTP pair sends to an inbox of its own,
+ * so the read and the wait find the same inbox in every round.
+ */
+export const METRICS_VARIANTS = ["without", "with"] as const;
+export type MetricsVariant = (typeof METRICS_VARIANTS)[number];
+
+export async function metricsCost(target: MailstopTarget, options: CostOptions): Promise<CostResult<MetricsVariant>> {
+  const tag = `metrics.${Date.now().toString(36)}`;
+  const project = await costProject(target, tag, false, 20);
+  const sink = await call<{ address: string }>(target.url, project.apiKey, "POST", "/v1/inboxes", { tag: `${tag}-smtp` });
+  const setup = async (env: Record<string, string>) => ({
+    api: await target.startSplit("api", env),
+    waiter: await target.startSplit("waiter", env),
+    edge: { smtpPort: (await target.startEdge(env)).smtpPort, to: sink.address },
+    project,
+  });
+  return measureCost(METRICS_VARIANTS, { without: await setup({ MAILSTOP_METRICS: "off" }), with: await setup({}) }, options);
+}
