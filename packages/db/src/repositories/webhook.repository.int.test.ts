@@ -144,6 +144,23 @@ describe("claimDelivery and recordAttempt", () => {
   });
 });
 
+describe("recordAttempt, many at once", () => {
+  it("the final attempts of events raised together for one endpoint all commit: none deadlocks on the endpoint's row", async () => {
+    const hook = await endpoint(["domain.verified"]);
+    const deliveries = await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        const eventId = newId("webhookEvent");
+        await raiseWebhookEvent(db, { projectId, eventId, type: "domain.verified", body: "{}", onlyWebhookId: hook.id });
+        return claimed(eventId, hook.id);
+      }),
+    );
+    // Each transaction inserts its attempt (a foreign key to the endpoint) and then locks the
+    // endpoint to count the failure; all at once, as the fleet's parsers finish them.
+    await Promise.all(deliveries.map((delivery) => recordAttempt(db, delivery, "{}", attempt(1, false, null), 100)));
+    expect(await db.selectFrom("webhooks").select("failing_streak").where("id", "=", hook.id).executeTakeFirstOrThrow()).toEqual({ failing_streak: 8 });
+  });
+});
+
 describe("rotateWebhookSecret", () => {
   it("keeps the old secret beside the new one until the overlap ends; another project's endpoint is untouched", async () => {
     const hook = await endpoint(["domain.verified"]);

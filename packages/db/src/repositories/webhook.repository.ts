@@ -252,8 +252,12 @@ export async function recordAttempt(db: Db, delivery: ClaimedDelivery, body: str
       .execute();
     if (attempt.ok) await trx.updateTable("webhooks").set({ failing_streak: 0 }).where("id", "=", webhook.id).execute();
     else if (exhausted && disableAfter !== null) {
-      // Locked first, so the audit row is written by the one attempt that disabled it.
-      const before = await trx.selectFrom("webhooks").select("enabled").where("id", "=", webhook.id).forUpdate().executeTakeFirst();
+      // Locked first, so the audit row is written by the one attempt that disabled it. FOR NO
+      // KEY UPDATE, the lock the UPDATE below takes anyway: FOR UPDATE would conflict with the
+      // KEY SHARE lock every concurrent attempt's insert holds through its foreign key to this
+      // row, and two final attempts of one endpoint deadlocked (a parser's attempt rolled back
+      // and was sent again when its claim lapsed).
+      const before = await trx.selectFrom("webhooks").select("enabled").where("id", "=", webhook.id).forNoKeyUpdate().executeTakeFirst();
       const after = await trx
         .updateTable("webhooks")
         .set((eb) => ({
