@@ -1,10 +1,32 @@
 import { PrometheusMetrics } from "@mailstop/metrics";
-import { SmtpDialogue, type MetricFamily, eventually, metricValue, scrapeMetrics, startTestReceiver, uniqueTag, useTestServer } from "@mailstop/testkit";
+import {
+  SmtpDialogue,
+  type MetricFamily,
+  createFreshDatabase,
+  dropDatabase,
+  eventually,
+  metricValue,
+  runServerUrl,
+  scrapeMetrics,
+  startTestReceiver,
+  testWorld,
+  uniqueTag,
+  useTestServer,
+} from "@mailstop/testkit";
 
 // GET /metrics of the monolith, in either world: the Prometheus text format (read by a
-// Prometheus text parser), whose counters move with real SMTP sends, waits and reads.
+// Prometheus text parser), whose counters move with real SMTP sends, waits and reads. A
+// database of its own in the integration world: every parser delivers its database's webhook
+// events, and another suite's server would take this one's (and refuse its receiver).
 
-const server = useTestServer({ mail: true });
+let database: { name: string; url: string } | null = null;
+beforeAll(async () => {
+  if (testWorld() !== "embedded") database = await createFreshDatabase(runServerUrl(), "mailstop_metrics_world");
+});
+afterAll(async () => {
+  if (database !== null) await dropDatabase(runServerUrl(), database.name);
+});
+const server = useTestServer(() => ({ mail: true, env: { ...(database === null ? {} : { DATABASE_URL: database.url }) } }));
 const scrape = () => scrapeMetrics(`${server.url}/metrics`);
 
 /** Scrapes until `holds` is true of the answer (counters move when the work behind them ends). */
