@@ -2,31 +2,21 @@ import { PrometheusMetrics } from "@mailstop/metrics";
 import {
   SmtpDialogue,
   type MetricFamily,
-  createFreshDatabase,
-  dropDatabase,
   eventually,
   metricValue,
-  runServerUrl,
   scrapeMetrics,
   startTestReceiver,
-  testWorld,
   uniqueTag,
+  useOwnDatabase,
   useTestServer,
 } from "@mailstop/testkit";
 
 // GET /metrics of the monolith, in either world: the Prometheus text format (read by a
 // Prometheus text parser), whose counters move with real SMTP sends, waits and reads. A
-// database of its own in the integration world: every parser delivers its database's webhook
-// events, and another suite's server would take this one's (and refuse its receiver).
+// database of its own (useOwnDatabase): it waits for a webhook at its own receiver.
 
-let database: { name: string; url: string } | null = null;
-beforeAll(async () => {
-  if (testWorld() !== "embedded") database = await createFreshDatabase(runServerUrl(), "mailstop_metrics_world");
-});
-afterAll(async () => {
-  if (database !== null) await dropDatabase(runServerUrl(), database.name);
-});
-const server = useTestServer(() => ({ mail: true, env: { ...(database === null ? {} : { DATABASE_URL: database.url }) } }));
+const ownDatabase = useOwnDatabase("mailstop_metrics_world");
+const server = useTestServer(() => ({ mail: true, env: ownDatabase.env() }));
 const scrape = () => scrapeMetrics(`${server.url}/metrics`);
 
 /** Scrapes until `holds` is true of the answer (counters move when the work behind them ends). */

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 export { startTestServer, freePort, uniqueProjectKey, uniqueTag, uniqueRunId, uniqueDomain, TEST_ADMIN_TOKEN, TEST_RATE_LIMITS, TEST_SECRETS_KEY, type TestServer, type TestProject } from "./test-server";
 export { rawRequest, keyRequest, expectError } from "./http";
 export { createFreshDatabase, dropDatabase } from "./databases";
+export { useOwnDatabase } from "./use-own-database";
 export { runDatabaseUrl, runRedisPrefix, runRedisUrl, runServerUrl, withDatabase } from "./engines";
 import { runRedisPrefix } from "./engines";
 export { insertMessageRows } from "./messages";
