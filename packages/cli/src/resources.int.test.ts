@@ -4,15 +4,12 @@ import { Mailstop } from "@mailstop/sdk/source";
 import {
   type TestDns,
   type TestReceiver,
-  createFreshDatabase,
-  dropDatabase,
   eventually,
-  runServerUrl,
   startTestDns,
   startTestReceiver,
-  testWorld,
   uniqueDomain,
   uniqueTag,
+  useOwnDatabase,
   useTestServer,
 } from "@mailstop/testkit";
 
@@ -23,22 +20,20 @@ const BIN = resolve(__dirname, "../bin/mailstop.cjs");
 
 let dns: TestDns;
 let receiver: TestReceiver;
-let database: { name: string; url: string } | null = null;
+// A database of its own in the integration world: every parser on a database delivers its
+// webhook events, so another suite's server could take (and, stopping, strand) this one's.
+const ownDatabase = useOwnDatabase("mailstop_cli_resources");
 beforeAll(async () => {
   [dns, receiver] = await Promise.all([startTestDns(), startTestReceiver("127.0.0.2")]);
-  // A database of its own in the integration world: every parser on a database delivers its
-  // webhook events, so another suite's server could take (and, stopping, strand) this one's.
-  if (testWorld() !== "embedded") database = await createFreshDatabase(runServerUrl(), "mailstop_cli_resources");
 });
 // mail: true: SMTP delivery for messages, and the parser target that delivers webhooks. The test
 // DNS answers domain verification; the allow list admits the receiver's address.
 const server = useTestServer(() => ({
   mail: true,
-  env: { ...(database === null ? {} : { DATABASE_URL: database.url }), MAILSTOP_DNS_SERVERS: dns.server, MAILSTOP_WEBHOOK_ALLOW_NETWORKS: "127.0.0.2/32" },
+  env: { ...ownDatabase.env(), MAILSTOP_DNS_SERVERS: dns.server, MAILSTOP_WEBHOOK_ALLOW_NETWORKS: "127.0.0.2/32" },
 }));
 afterAll(async () => {
   await Promise.all([receiver?.stop(), dns?.stop()]);
-  if (database !== null) await dropDatabase(runServerUrl(), database.name);
 });
 
 interface Run {

@@ -1,4 +1,4 @@
-import { type TestDns, type TestReceiver, createFreshDatabase, dropDatabase, eventually, runServerUrl, startTestDns, startTestReceiver, testWorld, useTestServer } from "@mailstop/testkit";
+import { type TestDns, type TestReceiver, eventually, startTestDns, startTestReceiver, useOwnDatabase, useTestServer } from "@mailstop/testkit";
 import { Mailstop, MailstopError, WebhookVerificationError, verifyWebhook } from "./index";
 
 // The webhooks resource and verifyWebhook on a real delivery: the test event the server signs
@@ -7,23 +7,21 @@ import { Mailstop, MailstopError, WebhookVerificationError, verifyWebhook } from
 
 let dns: TestDns;
 let receiver: TestReceiver;
-let database: { name: string; url: string } | null = null;
+const ownDatabase = useOwnDatabase("mailstop_sdk_webhooks");
 beforeAll(async () => {
   [dns, receiver] = await Promise.all([startTestDns(), startTestReceiver("127.0.0.2")]);
-  if (testWorld() !== "embedded") database = await createFreshDatabase(runServerUrl(), "mailstop_sdk_webhooks");
 });
 // mail: true: the parser target runs the delivery worker.
 const server = useTestServer(() => ({
   mail: true,
   env: {
-    ...(database === null ? {} : { DATABASE_URL: database.url }),
+    ...ownDatabase.env(),
     MAILSTOP_DNS_SERVERS: dns.server,
     MAILSTOP_WEBHOOK_ALLOW_NETWORKS: "127.0.0.2/32",
   },
 }));
 afterAll(async () => {
   await Promise.all([receiver?.stop(), dns?.stop()]);
-  if (database !== null) await dropDatabase(runServerUrl(), database.name);
 });
 
 describe("webhooks", () => {
