@@ -20,18 +20,18 @@ const BIN = resolve(__dirname, "../bin/mailstop.cjs");
 
 let dns: TestDns;
 let receiver: TestReceiver;
-// A database of its own in the integration world: every parser on a database delivers its
-// webhook events, so another suite's server could take (and, stopping, strand) this one's.
-const ownDatabase = useOwnDatabase("mailstop_cli_resources");
 beforeAll(async () => {
   [dns, receiver] = await Promise.all([startTestDns(), startTestReceiver("127.0.0.2")]);
 });
 // mail: true: SMTP delivery for messages, and the parser target that delivers webhooks. The test
 // DNS answers domain verification; the allow list admits the receiver's address.
-const server = useTestServer(() => ({
+const server = useTestServer(async () => ({
   mail: true,
-  env: { ...ownDatabase.env(), MAILSTOP_DNS_SERVERS: dns.server, MAILSTOP_WEBHOOK_ALLOW_NETWORKS: "127.0.0.2/32" },
+  env: { ...(await ownDatabase.env()), MAILSTOP_DNS_SERVERS: dns.server, MAILSTOP_WEBHOOK_ALLOW_NETWORKS: "127.0.0.2/32" },
 }));
+// A database of its own in the integration world: every parser on a database delivers its
+// webhook events, so another suite's server could take (and, stopping, strand) this one's.
+const ownDatabase = useOwnDatabase("mailstop_cli_resources");
 afterAll(async () => {
   await Promise.all([receiver?.stop(), dns?.stop()]);
 });

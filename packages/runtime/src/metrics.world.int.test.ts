@@ -15,8 +15,8 @@ import {
 // Prometheus text parser), whose counters move with real SMTP sends, waits and reads. A
 // database of its own (useOwnDatabase): it waits for a webhook at its own receiver.
 
+const server = useTestServer(async () => ({ mail: true, env: await ownDatabase.env() }));
 const ownDatabase = useOwnDatabase("mailstop_metrics_world");
-const server = useTestServer(() => ({ mail: true, env: ownDatabase.env() }));
 const scrape = () => scrapeMetrics(`${server.url}/metrics`);
 
 /** Scrapes until `holds` is true of the answer (counters move when the work behind them ends). */

@@ -7,19 +7,19 @@ import { Mailstop, MailstopError, WebhookVerificationError, verifyWebhook } from
 
 let dns: TestDns;
 let receiver: TestReceiver;
-const ownDatabase = useOwnDatabase("mailstop_sdk_webhooks");
 beforeAll(async () => {
   [dns, receiver] = await Promise.all([startTestDns(), startTestReceiver("127.0.0.2")]);
 });
 // mail: true: the parser target runs the delivery worker.
-const server = useTestServer(() => ({
+const server = useTestServer(async () => ({
   mail: true,
   env: {
-    ...ownDatabase.env(),
+    ...(await ownDatabase.env()),
     MAILSTOP_DNS_SERVERS: dns.server,
     MAILSTOP_WEBHOOK_ALLOW_NETWORKS: "127.0.0.2/32",
   },
 }));
+const ownDatabase = useOwnDatabase("mailstop_sdk_webhooks");
 afterAll(async () => {
   await Promise.all([receiver?.stop(), dns?.stop()]);
 });
