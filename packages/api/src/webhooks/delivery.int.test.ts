@@ -2,16 +2,13 @@ import {
   type ReceivedRequest,
   type TestDns,
   type TestReceiver,
-  createFreshDatabase,
   defaultSmtpTransport,
-  dropDatabase,
   eventually,
-  runServerUrl,
   startTestDns,
   startTestReceiver,
-  testWorld,
   uniqueDomain,
   uniqueTag,
+  useOwnDatabase,
   useTestServer,
 } from "@mailstop/testkit";
 import { Webhook } from "standardwebhooks";
@@ -23,17 +20,15 @@ import { Webhook } from "standardwebhooks";
 // servers of a test run (sharing the run's database) would deliver these on their settings.
 
 let dns: TestDns;
-let database: { name: string; url: string } | null = null;
 const receivers: TestReceiver[] = [];
 beforeAll(async () => {
   dns = await startTestDns();
-  if (testWorld() !== "embedded") database = await createFreshDatabase(runServerUrl(), "mailstop_webhooks");
 });
 
-const server = useTestServer(() => ({
+const server = useTestServer(async () => ({
   mail: true,
   env: {
-    ...(database === null ? {} : { DATABASE_URL: database.url }),
+    ...(await ownDatabase.env()),
     MAILSTOP_DNS_SERVERS: dns.server,
     MAILSTOP_WEBHOOK_ALLOW_NETWORKS: "127.0.0.2/32",
     MAILSTOP_WEBHOOK_RETRY_SCHEDULE: "1,1,1",
@@ -41,11 +36,12 @@ const server = useTestServer(() => ({
   },
 }));
 
+const ownDatabase = useOwnDatabase("mailstop_webhooks");
+
 // After the server's own afterAll (hooks run in the order they are declared).
 afterAll(async () => {
   await Promise.all(receivers.map((receiver) => receiver.stop()));
   await dns?.stop();
-  if (database !== null) await dropDatabase(runServerUrl(), database.name);
 });
 
 async function receiver(host = "127.0.0.2", port = 0): Promise<TestReceiver> {
