@@ -41,6 +41,13 @@ describe("timeoutHint", () => {
     expect(timeoutHint("a@mailstop.test", 1000, 0, null)).toMatch(/^Nothing arrived at a@mailstop\.test in 1000 ms/);
   });
 
+  it("names the newest stored message and its failing predicate when nothing new arrived but one is stored", () => {
+    expect(timeoutHint("a@mailstop.test", 1000, 0, null, { subject: "Verify your email", mismatch: { field: "has_link_kind", expected: "reset_password", actual: "verify" } })).toBe(
+      'Nothing new arrived at a@mailstop.test in 1000 ms, and its newest stored message ("Verify your email") does not match: has_link_kind "reset_password" failed; its value was "verify". Adjust has_link_kind, or check that the application sent the email this wait expects.',
+    );
+    expect(timeoutHint("a@mailstop.test", 1000, 0, null, { subject: "Hi", mismatch: null })).toMatch(/^Nothing new arrived .*"Hi"\) does not match; widen the match/);
+  });
+
   it("names the failing predicate and the nearest value", () => {
     expect(timeoutHint("a@mailstop.test", 1000, 2, { field: "subject_contains", expected: "reset", actual: "Welcome" })).toBe(
       '2 messages arrived but none matched: subject_contains "reset" failed; the nearest value was "Welcome". Adjust subject_contains or drop it.',

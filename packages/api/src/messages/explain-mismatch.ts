@@ -52,9 +52,25 @@ export function explainMismatch(message: MessageRecord, match: MessageMatch): Mi
   return null;
 }
 
-/** The timeout hint: what failed and what to change, or what to check when nothing arrived. */
-export function timeoutHint(inbox: string, waitedMs: number, nonMatching: number, last: Mismatch | null): string {
+/** The newest message already stored in the inbox when nothing new arrived, and why it failed the match. */
+export interface StoredMiss {
+  subject: string;
+  mismatch: Mismatch | null;
+}
+
+/**
+ * The timeout hint: what failed and what to change, or what to check when nothing arrived.
+ * With nothing new but a stored message that fails the match (a test that awaits the wrong
+ * email, or a predicate with a typo), it names that message and its failing predicate: "check
+ * that the application sends" would send the reader to the wrong place.
+ */
+export function timeoutHint(inbox: string, waitedMs: number, nonMatching: number, last: Mismatch | null, stored: StoredMiss | null = null): string {
   if (nonMatching === 0) {
+    if (stored !== null) {
+      const newest = `Nothing new arrived at ${inbox} in ${waitedMs} ms, and its newest stored message ("${stored.subject}") does not match`;
+      if (stored.mismatch === null) return `${newest}; widen the match or check its fields.`;
+      return `${newest}: ${stored.mismatch.field} "${stored.mismatch.expected}" failed; its value was "${stored.mismatch.actual}". Adjust ${stored.mismatch.field}, or check that the application sent the email this wait expects.`;
+    }
     return `Nothing arrived at ${inbox} in ${waitedMs} ms: check that the application sends to this exact address and that the sending step ran.`;
   }
   const arrivals = `${nonMatching} message${nonMatching === 1 ? "" : "s"} arrived but none matched`;

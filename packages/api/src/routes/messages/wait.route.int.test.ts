@@ -115,6 +115,17 @@ describe("POST /v1/messages/wait", () => {
       expect(json.waited_ms).toBeGreaterThanOrEqual(300);
     });
 
+    it("names the newest stored message and the predicate it fails when nothing new arrived", async () => {
+      const inbox = await server.createInbox();
+      const subject = `Verify your email ${newId("message")}`;
+      await server.deliver(inbox, { subject, text: "Your code is 482913" });
+      const { json } = await wait({ inbox: inbox.address, match: { has_link_kind: "reset_password" }, timeout_ms: 300 });
+      expect(json).toMatchObject({ status: "timeout", non_matching_arrivals: 0, reason: "no_arrivals" });
+      expect(json.hint).toBe(
+        `Nothing new arrived at ${inbox.address} in ${json.waited_ms} ms, and its newest stored message ("${subject}") does not match: has_link_kind "reset_password" failed; its value was "no link". Adjust has_link_kind, or check that the application sent the email this wait expects.`,
+      );
+    });
+
     it("counts arrivals that failed the match and names the failing predicate and nearest value", async () => {
       const inbox = await server.createInbox();
       const subject = `Welcome aboard ${newId("message")}`;

@@ -2,8 +2,8 @@ import { type MessageRecord, listReadableMessages } from "@mailstop/db";
 import { MailstopError, limitError, restarting } from "@mailstop/core";
 import { type WaiterDeps, publicRoute } from "../../deps";
 import { requireInbox } from "../../inboxes/inbox.service";
-import { type Mismatch, explainMismatch, timeoutHint } from "../../messages/explain-mismatch";
-import { messageFilterFrom } from "../../messages/message-filter";
+import { type Mismatch, type StoredMiss, explainMismatch, timeoutHint } from "../../messages/explain-mismatch";
+import { type MessageMatch, messageFilterFrom } from "../../messages/message-filter";
 import type { ViewOptions } from "../../messages/message.view";
 import { onAbort } from "../../stream/on-abort";
 import type { ArrivalChecks } from "../../waits/arrival-checks";
@@ -29,6 +29,12 @@ const CONCURRENCY_RETRY_SECONDS = 1;
 async function matchedReply(checks: ArrivalChecks, record: MessageRecord, options: ViewOptions, startedAt: number) {
   const view = await checks.view(record, options);
   return { status: 200 as const, body: matchedBody(view, Date.now() - startedAt) };
+}
+
+/** The inbox's newest readable message and the predicate of `match` it fails, or null when the inbox is empty. */
+async function newestStoredMiss(db: WaiterDeps["db"], projectId: string, inboxId: string, match: MessageMatch): Promise<StoredMiss | null> {
+  const [newest] = await listReadableMessages(db, projectId, { ...messageFilterFrom({}), inboxId }, { beforeSeq: null, limit: 1 });
+  return newest === undefined ? null : { subject: newest.subject, mismatch: explainMismatch(newest, match) };
 }
 
 /**
@@ -96,6 +102,9 @@ export const waitRoute = ({ db, config, logger, blobs, bus, slots, shutdown, met
         await arrivals.next(Math.max(0, deadline - Date.now()));
       }
       if (shutdown.aborted) throw shuttingDown();
+      // Only now, when the wait has failed: nothing new arrived, so the newest stored message (a
+      // wait with `match` saw it and passed it over) is the likely one the test meant.
+      const stored = nonMatching === 0 && body.match !== undefined ? await newestStoredMiss(db, auth.project.id, inbox.id, body.match) : null;
       const completedAt = Date.now();
       const waitedMs = completedAt - startedAt;
       return {
@@ -105,7 +114,7 @@ export const waitRoute = ({ db, config, logger, blobs, bus, slots, shutdown, met
           waited_ms: waitedMs,
           inbox: inbox.address,
           non_matching_arrivals: nonMatching,
-          hint: timeoutHint(inbox.address, waitedMs, nonMatching, lastMismatch),
+          hint: timeoutHint(inbox.address, waitedMs, nonMatching, lastMismatch, stored),
           reason: nonMatching === 0 ? "no_arrivals" : "no_matching_arrivals",
           request_id: requestId,
           started_at: new Date(startedAt).toISOString(),
