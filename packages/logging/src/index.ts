@@ -1,1 +1,1 @@
-export { createLogger, resolveLogFormat, REDACTED_PATHS, type LogFormat, type Logger } from "./logger";
+export { createLogger, resolveLogFormat, writeLogLine, REDACTED_PATHS, type LogFormat, type Logger } from "./logger";

@@ -72,3 +72,12 @@ export function createLogger(options: { level: string; name?: string; destinatio
     destination,
   );
 }
+
+/**
+ * Writes a JSON log line another logger made (the monolith's parser thread's) to `logger`'s
+ * own destination, unchanged: it keeps its time, level and fields, and a pretty destination
+ * formats it like the rest.
+ */
+export function writeLogLine(logger: Logger, line: string): void {
+  (logger as unknown as Record<symbol, DestinationStream>)[pino.symbols.streamSym]!.write(line);
+}

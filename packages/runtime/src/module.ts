@@ -6,6 +6,7 @@ import type { Logger } from "@mailstop/logging";
 import type { Metrics } from "@mailstop/metrics";
 import type { Bus, Greylist, JobHandlers, JobQueue, JobWorker, RateLimits, WaitSlots } from "@mailstop/messaging";
 import type { SecretBox } from "@mailstop/webhooks";
+import type { ParserThread } from "./parser-thread/parser-thread";
 
 /**
  * The job queue, the arrival bus, the wait allowance, the greylist and the request rate
@@ -51,6 +52,8 @@ export interface Provided {
   httpAddress: { host: string; port: number };
   /** Where the operations listener (/health, /ready, /metrics) listens (ops-server). */
   opsAddress: { host: string; port: number };
+  /** The monolith's parser thread, when it runs one (parser-thread). */
+  parserThread: ParserThread;
 }
 
 export type Provision = keyof Provided;

@@ -2,7 +2,7 @@ import { withinDeadline } from "@mailstop/core";
 import type { Config } from "@mailstop/config";
 import { type Logger, createLogger } from "@mailstop/logging";
 import { QUEUE_NAMES } from "@mailstop/messaging";
-import { createMetrics } from "@mailstop/metrics";
+import { type Metrics, createMetrics } from "@mailstop/metrics";
 import type { Dependencies, Provided, Provision, RunnableModule, RuntimeContext } from "./module";
 import type { Target } from "./target-names";
 import { type ModuleName, moduleNamed, planTarget } from "./targets";
@@ -23,6 +23,8 @@ export interface RunningTarget {
 export interface StartOptions {
   config: Config;
   logger?: Logger;
+  /** This process's metrics; default a registry of its own (a parser thread forwards to its process's). */
+  metrics?: Metrics;
   print?: (text: string) => void;
 }
 
@@ -79,7 +81,15 @@ export async function startTarget(target: Target, options: StartOptions): Promis
   if (plan.embedded.length > 0) {
     logger.info({ embedded: plan.embedded, data_dir: options.config.dataDir }, `embedded stand-ins for ${plan.embedded.join(", ")}; data under ${options.config.dataDir}`);
   }
+  return startModules(target, plan.order, { ...options, logger });
+}
 
+/**
+ * Starts `order`'s modules, in that order, as `target`: startTarget's plan, or the parser
+ * thread's modules inside the monolith (see parser-thread).
+ */
+export async function startModules(target: Target, order: readonly ModuleName[], options: StartOptions & { logger: Logger }): Promise<RunningTarget> {
+  const { logger } = options;
   const started: Started[] = [];
   let state: "starting" | "running" | "stopping" = "starting";
   const notReady = async (): Promise<string[]> => {
@@ -91,13 +101,13 @@ export async function startTarget(target: Target, options: StartOptions): Promis
     config: options.config,
     logger,
     // MAILSTOP_METRICS=off: a recorder that does nothing, so no hot path asks whether to record.
-    metrics: createMetrics({ enabled: options.config.metrics.enabled, queues: QUEUE_NAMES }),
+    metrics: options.metrics ?? createMetrics({ enabled: options.config.metrics.enabled, queues: QUEUE_NAMES }),
     print: options.print ?? ((text) => process.stdout.write(`${text}\n`)),
     notReady,
   };
   const provided: Partial<Provided> = {};
   try {
-    for (const name of plan.order) {
+    for (const name of order) {
       const definition: RunnableModule = moduleNamed(name);
       const module = definition.create(dependenciesOf(definition, context, provided));
       // Pushed before its start: a start that fails part-way is stopped like the others.

@@ -10,6 +10,7 @@ import { messagingModule } from "./modules/messaging.module";
 import { objectStoreModule } from "./modules/object-store.module";
 import { opsServerModule } from "./modules/ops-server.module";
 import { parserModule } from "./modules/parser.module";
+import { parserThreadModule } from "./parser-thread/parser-thread.module";
 import { secretsModule } from "./modules/secrets.module";
 import { smtpEdgeModule } from "./modules/smtp-edge.module";
 import { waiterModule } from "./modules/waiter.module";
@@ -23,6 +24,7 @@ const MODULES = [
   secretsModule,
   firstStartModule,
   parserModule,
+  parserThreadModule,
   smtpEdgeModule,
   waiterModule,
   apiModule,
@@ -77,6 +79,16 @@ const OPTIONAL: Partial<Record<Target, ReadonlySet<ModuleName>>> = {
   waiter: new Set(["object-store"]),
 };
 
+/**
+ * Whether the monolith runs its parser on a worker thread: MAILSTOP_PARSER_THREAD allows it and
+ * the thread can reach what the parser shares with the rest of the process. The database and
+ * the messaging stand-ins live in the main thread's memory (PGlite, in-process queues and bus);
+ * the directory object store is files, which a thread opens as well as any process.
+ */
+function parsesOnThread(config: Config, embedded: readonly ModuleName[]): boolean {
+  return config.parserThread && !embedded.includes("database") && !embedded.includes("messaging");
+}
+
 export interface TargetPlan {
   order: ModuleName[];
   skipped: { module: ModuleName; missing: string[] }[];
@@ -93,7 +105,8 @@ export interface TargetPlan {
 export function planTarget(target: Target, config: Config): TargetPlan {
   if (target === "all") {
     const embedded = (Object.keys(ENGINE_SETTINGS) as ModuleName[]).filter((name) => !ENGINE_SETTINGS[name]!.configured(config));
-    return { order: startOrder("all"), skipped: [], embedded };
+    const names: readonly ModuleName[] = parsesOnThread(config, embedded) ? TARGETS.all.map((name) => (name === "parser" ? "parser-thread" : name)) : TARGETS.all;
+    return { order: orderOf(names, target), skipped: [], embedded };
   }
   const skipped: TargetPlan["skipped"] = [];
   const kept: ModuleName[] = [];
