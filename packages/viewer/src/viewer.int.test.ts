@@ -37,6 +37,10 @@ let tripwire: Tripwire;
 beforeAll(async () => {
   [browser, tripwire] = await Promise.all([launchChromium(), startTripwire()]);
 });
+// Each test starts with an untouched tripwire (its contexts are closed after it).
+beforeEach(() => {
+  tripwire.hits.splice(0);
+});
 afterAll(async () => {
   await browser?.close();
   await tripwire?.close();
@@ -331,7 +335,6 @@ describe("hostile mail in the viewer: nothing runs, nothing is fetched", () => {
     const frame = await mailFrame(page, subject);
     await eventually(async () => (tripwire.hits.includes("/pixel.gif") ? true : null), { what: "the remote image request" });
     expect(await frame.locator("#pixel").evaluate((image) => (image as unknown as { naturalWidth: number }).naturalWidth)).toBe(1);
-    tripwire.hits.splice(0);
   });
 });
 
