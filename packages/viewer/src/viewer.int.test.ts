@@ -72,6 +72,7 @@ async function openViewer(): Promise<Viewer> {
   await page.locator('input[name="api_key"]').fill(server.apiKey);
   await page.locator('input[name="api_key"]').press("Enter");
   await page.locator("#session").waitFor({ state: "visible" });
+  await page.locator('input[name="api_key"]').waitFor({ state: "hidden" });
   return viewer;
 }
 
