@@ -37,6 +37,7 @@ import { waitRoute } from "./routes/messages/wait.route";
 import { abuseRoute } from "./routes/meta/abuse.route";
 import { docsRoute, mountDocsAssets } from "./routes/meta/docs.route";
 import { openApiRoute } from "./routes/meta/openapi.route";
+import { mountViewer } from "./routes/meta/viewer.route";
 import { getRetentionRoute } from "./routes/retention/get-retention.route";
 import { streamInboxEventsRoute } from "./routes/stream/stream-inbox-events.route";
 import { createWebhookRoute } from "./routes/webhooks/create-webhook.route";
@@ -55,7 +56,10 @@ export function apiHttpContributions(deps: ApiDeps): HttpContribution[] {
   return [
     {
       document: publicDocument(),
-      setup: mountDocsAssets,
+      setup: (app) => {
+        mountDocsAssets(app);
+        mountViewer(app);
+      },
       routes: [
         openApiRoute(),
         docsRoute(),

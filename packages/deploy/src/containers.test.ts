@@ -53,6 +53,14 @@ describe("infra/docker/Dockerfile", () => {
     for (const path of articles) expect({ path, ignored: ignored.ignores(path) }).toEqual({ path, ignored: false });
   });
 
+  it("builds the web viewer in a stage of its own and ships only its built files", () => {
+    const viewerStart = all.findIndex((i) => i.keyword === "FROM" && / AS viewer$/.test(i.args));
+    expect(viewerStart).toBeGreaterThan(0);
+    const viewer = all.slice(viewerStart, all.findIndex((i, index) => index > viewerStart && i.keyword === "FROM"));
+    expect(viewer.some((i) => i.keyword === "RUN" && i.args.includes("pnpm --filter @mailstop/viewer build"))).toBe(true);
+    expect(runtime.some((i) => i.keyword === "COPY" && i.args === "--from=viewer /app/packages/viewer/dist /app/packages/viewer/dist")).toBe(true);
+  });
+
   it("runs as a non-root user, listening on every interface, with a health check and the mailstop entrypoint", () => {
     const user = runtime.filter((i) => i.keyword === "USER").at(-1)?.args;
     expect(user).toBeDefined();

@@ -5,6 +5,7 @@ import { adminDisabled, errorMiddleware, notFoundMiddleware } from "./error-midd
 import { jsonBody } from "./json-body";
 import { type MountOptions, type RouteSet, mountRoutes } from "./mount-routes";
 import { requestIdMiddleware } from "./request-id";
+import { securityHeaders } from "./security-headers";
 
 /** What one service module adds to the shared HTTP listener. */
 export interface HttpContribution extends RouteSet {
@@ -15,7 +16,7 @@ export interface HttpContribution extends RouteSet {
 export const JSON_BODY_LIMIT = "1mb";
 
 /**
- * The express app of an HTTP-serving target: request id, access log, JSON bodies, the
+ * The express app of an HTTP-serving target: request id, security headers, access log, JSON bodies, the
  * contributed routes, then the 404 and the error envelope for everything else.
  */
 export function createHttpApp(options: MountOptions & { logger: Logger; contributions: readonly HttpContribution[]; observeRequest?: RequestObserver }): Express {
@@ -24,6 +25,7 @@ export function createHttpApp(options: MountOptions & { logger: Logger; contribu
   // deepObject query parameters (`header_contains[X-Foo]=bar`) need the extended parser.
   app.set("query parser", "extended");
   app.use(requestIdMiddleware);
+  app.use(securityHeaders);
   app.use(accessLog(options.logger, options.observeRequest ?? null));
   app.use(jsonBody(JSON_BODY_LIMIT));
   for (const contribution of options.contributions) {

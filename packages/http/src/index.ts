@@ -9,3 +9,4 @@ export { createHttpServer } from "./create-http-server";
 export { requestIdOf } from "./request-id";
 export { rethrowBodyError } from "./json-body";
 export { healthRoute } from "./health.route";
+export { securityHeaders, API_CSP, UNTRUSTED_CONTENT_CSP } from "./security-headers";

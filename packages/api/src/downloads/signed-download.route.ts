@@ -1,6 +1,7 @@
 import { pipeline } from "node:stream/promises";
 import { type DirectoryBlobStore, SIGNED_DOWNLOAD_PATH, attachmentDisposition } from "@mailstop/blob-store";
 import { MailstopError } from "@mailstop/core";
+import { UNTRUSTED_CONTENT_CSP } from "@mailstop/http";
 import type { Express, NextFunction, Request, Response } from "express";
 
 const REASONS = {
@@ -24,9 +25,12 @@ export function mountSignedDownloads(app: Express, store: DirectoryBlobStore): v
       .then(async (body) => {
         if (body === null) throw new MailstopError("attachment_not_found", "The object behind this download no longer exists.");
         res.setHeader("content-type", grant.contentType ?? "application/octet-stream");
-        if (grant.filename !== null) res.setHeader("content-disposition", attachmentDisposition(grant.filename));
-        // The declared type is the sender's: never let a browser guess another from the bytes.
+        // Always a download: the API signs every attachment with a name (see getAttachmentRoute).
+        res.setHeader("content-disposition", grant.filename === null ? "attachment" : attachmentDisposition(grant.filename));
+        // The declared type is the sender's: never let a browser guess another from the bytes,
+        // and should one render it anyway, in a sandbox that runs nothing.
         res.setHeader("x-content-type-options", "nosniff");
+        res.setHeader("content-security-policy", UNTRUSTED_CONTENT_CSP);
         res.setHeader("cache-control", "private, no-store");
         await pipeline(body, res);
       })

@@ -372,6 +372,9 @@ export interface paths {
         /**
          * Download an attachment
          * @description Redirects (302) to a short-lived signed download URL; attachment bytes do not pass through the API origin. A bad or expired signature on that URL gives 403 `forbidden`.
+         *     The download always carries `Content-Disposition: attachment` (named `attachment` when the message gave no name).
+         *     With `redirect=false` the same URL is returned as JSON instead, for a browser page that
+         *     calls the API with a bearer header and then navigates to the URL (the web viewer).
          */
         get: operations["getAttachment"];
         put?: never;
@@ -1117,6 +1120,18 @@ export interface components {
             kind: components["schemas"]["LinkKind"];
             /** @description Anchor text, when the link came from HTML. */
             text: string | null;
+        };
+        AttachmentLink: {
+            /**
+             * Format: uri
+             * @description Short-lived signed URL of the attachment bytes, served with `Content-Disposition: attachment`.
+             */
+            url: string;
+            /**
+             * Format: date-time
+             * @description When the URL stops working.
+             */
+            expires_at: string;
         };
         AttachmentRef: {
             /** @description Attachment id (`att_…`). */
@@ -2229,7 +2244,10 @@ export interface operations {
     };
     getAttachment: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description `false`: answer 200 with the signed URL as JSON instead of redirecting to it. */
+                redirect?: boolean;
+            };
             header?: never;
             path: {
                 /** @description A message id (`msg_…`). */
@@ -2241,6 +2259,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description The signed download URL (`redirect=false`). */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AttachmentLink"];
+                };
+            };
             /** @description Redirect to the signed download URL. */
             302: {
                 headers: {

@@ -172,6 +172,24 @@ describe("GET /v1/messages/{id}/body", () => {
   });
 });
 
+describe("GET /v1/messages/{id}/body: headers for a browser", () => {
+  it("never lets a part render on the API's origin: a sandboxing CSP and nosniff on every part, html and raw as attachments, text and headers inline", async () => {
+    const inbox = await createInbox();
+    const id = await deliver(inbox, { subject: `Headers ${newId("message")}`, text: "plain", html: "<p>html</p><script>alert(1)</script>" });
+    const expected = { text: "inline", headers: "inline", html: `attachment; filename="${id}.html"`, raw: `attachment; filename="${id}.eml"` };
+    for (const [format, disposition] of Object.entries(expected)) {
+      const { status, headers } = await get(`/v1/messages/${id}/body?format=${format}`);
+      expect({ format, status, disposition: headers.get("content-disposition"), nosniff: headers.get("x-content-type-options"), csp: headers.get("content-security-policy") }).toEqual({
+        format,
+        status: 200,
+        disposition,
+        nosniff: "nosniff",
+        csp: "default-src 'none'; frame-ancestors 'none'; sandbox",
+      });
+    }
+  });
+});
+
 describe("GET /v1/messages/{id}/attachments/{attachmentId}", () => {
   it("redirects with 302 to a short-lived presigned URL that serves the bytes", async () => {
     const inbox = await createInbox();
@@ -231,6 +249,48 @@ describe("GET /v1/messages/{id}/attachments/{attachmentId}", () => {
     // An ASCII fallback (non-ASCII as "?") and the RFC 5987 name, nothing a header could be split on.
     expect(disposition).toMatch(/^attachment; filename="[\x20-\x7e]+"; filename\*=UTF-8''[^\s";\\]+$/);
     expect(decodeURIComponent(disposition.split("''")[1]!)).toBe(safe);
+  });
+
+  it("answers redirect=false with the signed URL as JSON; the download is always an attachment, nosniff and sandboxed when mailstop serves it", async () => {
+    const inbox = await createInbox();
+    const page = Buffer.from("<script>alert(1)</script>");
+    const raw = [
+      "From: a@b.test",
+      `To: ${inbox.address}`,
+      `Subject: Unnamed ${newId("message")}`,
+      'Content-Type: multipart/mixed; boundary="b"',
+      "",
+      "--b",
+      "Content-Type: text/plain",
+      "",
+      "see attached",
+      "--b",
+      "Content-Type: text/html",
+      "Content-Disposition: attachment",
+      "",
+      page.toString(),
+      "--b--",
+      "",
+    ].join("\r\n");
+    const subject = /Subject: (.*)/.exec(raw)![1]!;
+    await server.send({ envelope: { from: "a@b.test", to: [inbox.address] }, raw });
+    const row = await server.stored(inbox.id, subject);
+    const view = (await get(`/v1/messages/${row.id}`)).json;
+    expect(view.attachments).toEqual([expect.objectContaining({ filename: null, content_type: "text/html" })]);
+    const before = Date.now();
+    const link = await get(`/v1/messages/${row.id}/attachments/${view.attachments[0].id}?redirect=false`);
+    expect(link.status).toBe(200);
+    expect(Object.keys(link.json).sort()).toEqual(["expires_at", "url"]);
+    expect(Math.abs(new Date(link.json.expires_at).getTime() - (before + 300_000))).toBeLessThan(10_000);
+    const download = await fetch(link.json.url);
+    expect(download.status).toBe(200);
+    // No name in the message: still a download, never a page.
+    expect(download.headers.get("content-disposition")).toMatch(/^attachment; filename="?attachment"?(;|$)/);
+    if (link.json.url.startsWith(server.url)) {
+      expect(download.headers.get("x-content-type-options")).toBe("nosniff");
+      expect(download.headers.get("content-security-policy")).toBe("default-src 'none'; frame-ancestors 'none'; sandbox");
+    }
+    expect(Buffer.from(await download.arrayBuffer()).equals(page)).toBe(true);
   });
 
   it("gives attachment_not_found for an attachment the message does not have", async () => {

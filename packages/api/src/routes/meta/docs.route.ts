@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { dirname } from "node:path";
 import express, { type Express } from "express";
 import { metaRoute } from "../../deps";
@@ -5,6 +6,24 @@ import { metaRoute } from "../../deps";
 // Swagger UI ships its bundle in the swagger-ui-dist package: served from node_modules, so the
 // page works offline and behind a firewall (no CDN).
 const ASSETS_DIR = dirname(require.resolve("swagger-ui-dist/package.json"));
+
+const BOOT_SCRIPT = `window.ui = SwaggerUIBundle({ url: "openapi.json", dom_id: "#reference", deepLinking: true });`;
+
+/**
+ * The page's policy: Swagger UI's bundle and this one boot script (by its hash), its inline
+ * styles and data: images, requests to this origin only (the document and "Try it out").
+ */
+const DOCS_CSP = [
+  "default-src 'none'",
+  `script-src 'self' 'sha256-${createHash("sha256").update(BOOT_SCRIPT).digest("base64")}'`,
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join("; ");
 
 const PAGE = `<!doctype html>
 <html lang="en">
@@ -17,28 +36,25 @@ const PAGE = `<!doctype html>
 <body>
   <div id="reference"></div>
   <script src="docs/assets/swagger-ui-bundle.js"></script>
-  <script>
-    window.ui = SwaggerUIBundle({ url: "openapi.json", dom_id: "#reference", deepLinking: true });
-  </script>
+  <script>${BOOT_SCRIPT}</script>
 </body>
 </html>
 `;
 
 /**
- * Serves the Swagger UI assets under /docs/assets, and sends `/docs/` and `/` to the page. The
- * page refers to its assets relatively (it works behind a path prefix), so at `/docs/` they
- * resolved under /docs/docs/ and the page stayed blank; the redirects are relative too.
+ * Serves the Swagger UI assets under /docs/assets, and sends `/docs/` to the page. The page
+ * refers to its assets relatively (it works behind a path prefix), so at `/docs/` they
+ * resolved under /docs/docs/ and the page stayed blank; the redirect is relative too.
  */
 export function mountDocsAssets(app: Express): void {
   app.use("/docs/assets", express.static(ASSETS_DIR, { index: false, immutable: true, maxAge: "1d" }));
   app.get("/docs/", (req, res, next) => (req.path.endsWith("/") ? res.redirect(301, "../docs") : next()));
-  // No viewer yet: the API reference is the front page.
-  app.get("/", (_req, res) => res.redirect(302, "docs"));
 }
 
 /** GET /docs: the rendered reference of /openapi.json. */
 export const docsRoute = () =>
   metaRoute("getDocs", async ({ res }) => {
-    res.type("text/html").send(PAGE);
+    res.type("text/html").setHeader("Content-Security-Policy", DOCS_CSP);
+    res.send(PAGE);
     return undefined;
   });

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { publicDocument } from "@mailstop/openapi";
 import { expectError, rawRequest, itInProcess, startTestServer, useTestServer } from "@mailstop/testkit";
 
@@ -171,12 +172,35 @@ describe("GET /docs", () => {
 });
 
 describe("GET /docs/ and GET /", () => {
-  it("send the browser to /docs, so a trailing slash does not leave the page blank", async () => {
-    for (const [path, status] of [["/docs/", 301], ["/", 302]] as const) {
+  it("send the browser to /docs and to the web viewer, so a trailing slash does not leave the page blank", async () => {
+    for (const [path, status, target] of [["/docs/", 301, "/docs"], ["/", 302, "/ui/"]] as const) {
       const response = await fetch(`${server.url}${path}`, { redirect: "manual" });
       expect({ path, status: response.status }).toEqual({ path, status });
-      expect(new URL(response.headers.get("location")!, `${server.url}${path}`).pathname).toBe("/docs");
+      expect(new URL(response.headers.get("location")!, `${server.url}${path}`).pathname).toBe(target);
     }
+  });
+});
+
+describe("security headers", () => {
+  it("sends nosniff and a CSP that allows nothing on JSON answers and errors", async () => {
+    for (const path of ["/health", "/openapi.json", "/v1/nope"]) {
+      const response = await fetch(`${server.url}${path}`);
+      expect({ path, nosniff: response.headers.get("x-content-type-options"), csp: response.headers.get("content-security-policy") }).toEqual({
+        path,
+        nosniff: "nosniff",
+        csp: "default-src 'none'; frame-ancestors 'none'",
+      });
+    }
+  });
+
+  it("gives /docs a policy of its own that admits its one inline boot script by hash", async () => {
+    const page = await fetch(`${server.url}/docs`);
+    const csp = page.headers.get("content-security-policy")!;
+    const boot = /<script>([^<]+)<\/script>/.exec(await page.text())![1]!;
+    const hash = createHash("sha256").update(boot).digest("base64");
+    expect(csp).toContain(`script-src 'self' 'sha256-${hash}'`);
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).not.toMatch(/script-src[^;]*'unsafe-inline'/);
   });
 });
 
