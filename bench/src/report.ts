@@ -1,6 +1,6 @@
 import { TARGET_LABELS, type TargetName } from "./targets/target";
 
-export const COLUMNS: TargetName[] = ["mailstop", "mailstop-dir", "ceiling", "floor", "maildev", "postfix"];
+export const COLUMNS: TargetName[] = ["mailstop", "mailstop-dir", "mailstop-embedded", "mailstop-fleet", "ceiling", "floor", "maildev", "postfix"];
 
 /** One line of the table: a figure per server, and mailstop's target when it has one. */
 export interface Row {

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { createWriteStream, readFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { createConnection } from "node:net";
 import { join } from "node:path";
 import { sleep, until } from "./stats";
@@ -40,6 +41,25 @@ export function startChild(name: string, command: string, args: string[], option
       log.end();
     },
   };
+}
+
+/** Linux's clock ticks per second for /proc/<pid>/stat's CPU times. */
+const CLOCK_TICKS = 100;
+
+/** CPU time (user and system) a process has used so far, in seconds, all its threads included (Linux /proc). */
+export async function cpuSeconds(pid: number): Promise<number> {
+  // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+  const stat = await readFile(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+}
+
+/** `body`'s result and the CPU seconds each of `pids` used while it ran. */
+export async function withCpuOf<T>(pids: readonly number[], body: () => Promise<T>): Promise<{ result: T; cpuSeconds: number[] }> {
+  const before = await Promise.all(pids.map(cpuSeconds));
+  const result = await body();
+  const after = await Promise.all(pids.map(cpuSeconds));
+  return { result, cpuSeconds: after.map((seconds, index) => seconds - before[index]!) };
 }
 
 /** Resident set size of a process in bytes (Linux /proc). */

@@ -4,7 +4,7 @@ import { postJson } from "../lib/http";
 import { type MessageSize, SENDER, message } from "../lib/mail";
 import { SmtpClient, openPool } from "../lib/smtp-client";
 import { median, p99, sleep, until } from "../lib/stats";
-import type { MailstopTarget } from "../targets/mailstop";
+import type { ApiTarget } from "../targets/mailstop";
 
 export interface ArrivalWaitResult {
   samples: number;
@@ -36,7 +36,7 @@ const BLOCK_FIRST_MS = 30;
  * With `backgroundPerSecond`, other connections keep a steady ingest into another inbox.
  */
 export async function arrivalToWait(
-  target: MailstopTarget,
+  target: ApiTarget,
   options: { lanes: number; perLane: number; backgroundPerSecond: number; maxMs: number; size?: MessageSize },
 ): Promise<ArrivalWaitResult> {
   const size = options.size ?? "2kb";
@@ -80,7 +80,7 @@ export async function arrivalToWait(
 }
 
 /** A steady ingest of `perSecond` messages into its own inbox, on 10 pooled connections. */
-async function startBackground(target: MailstopTarget, tag: string, perSecond: number, size: MessageSize): Promise<{ stop(): Promise<number> }> {
+async function startBackground(target: ApiTarget, tag: string, perSecond: number, size: MessageSize): Promise<{ stop(): Promise<number> }> {
   const inbox = await target.destination(tag);
   const connections = 10;
   const pool = await openPool(target.smtpPort, connections);

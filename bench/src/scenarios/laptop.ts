@@ -2,12 +2,10 @@ import { execFileSync } from "node:child_process";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { freePort, rssOf, startChild, waitForHttp } from "../lib/proc";
+import { cpuSeconds, freePort, rssOf, startChild, waitForHttp } from "../lib/proc";
 import { median, sleep } from "../lib/stats";
 
 const REPO = join(__dirname, "..", "..", "..");
-/** Linux's clock ticks per second for /proc/<pid>/stat's CPU times. */
-const CLOCK_TICKS = 100;
 
 export interface LaptopResult {
   /** `pnpm start` spawned → `/health` answering. */
@@ -18,13 +16,6 @@ export interface LaptopResult {
   /** `mailstop --help`, wall time, median of the runs. */
   helpMs: number;
   helpRuns: number[];
-}
-
-async function cpuSeconds(pid: number): Promise<number> {
-  // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
-  const stat = await readFile(`/proc/${pid}/stat`, "utf8");
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
 }
 
 /**

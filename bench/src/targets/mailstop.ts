@@ -6,7 +6,7 @@ import { Redis } from "ioredis";
 import { Client } from "pg";
 import { call } from "../lib/api";
 import { type Child, freePort, startChild, waitForHttp, waitForPort } from "../lib/proc";
-import type { Destination, Target } from "./target";
+import type { Destination, Target, TargetName } from "./target";
 
 const REPO = join(__dirname, "..", "..", "..");
 const S3_SERVER = join(REPO, "packages", "deploy", "src", "s3-server.main.ts");
@@ -21,9 +21,10 @@ export interface MailstopOptions {
   /**
    * "s3" (default): an s3rver of its own. "directory": no S3_ENDPOINT, so the monolith keeps
    * objects in its data directory (its embedded object store) while PostgreSQL and Redis stay
-   * real, which shows how much of a figure is the S3 stand-in's.
+   * real, which shows how much of a figure is the S3 stand-in's. "embedded": no engine at all,
+   * what `pnpm start` runs on a laptop (PGlite, in-process jobs and bus, the directory store).
    */
-  objectStore?: "s3" | "directory";
+  objectStore?: "s3" | "directory" | "embedded";
   /** Leaves the database in place at the end (its name is printed), for EXPLAIN ANALYZE. */
   keepDatabase?: boolean;
 }
@@ -45,14 +46,20 @@ export interface ServerProcess {
 /** The split targets the bench runs beside the monolith, on its engines. */
 export type SplitRole = "waiter" | "api";
 
-export interface MailstopTarget extends Target, ServerProcess {
+/** A mailstop the scenarios can call: its API origin, a key, and inboxes. */
+export interface ApiTarget extends Target {
   url: string;
   apiKey: string;
+  createInbox(tag: string): Promise<{ id: string; address: string }>;
+}
+
+export interface MailstopTarget extends ApiTarget, ServerProcess {
+  /** The s3rver's process, for its share of the CPU (null on the directory and embedded stores). */
+  s3Pid: number | null;
   projectKey: string;
   projectId: string;
   redis: Redis;
   redisPrefix: string;
-  createInbox(tag: string): Promise<{ id: string; address: string }>;
   /**
    * A split waiter (`mailstop serve --target waiter`) on the same engines, stopped with the
    * target: what a fleet's waiter holds, apart from the other services' memory.
@@ -71,6 +78,19 @@ export interface MailstopTarget extends Target, ServerProcess {
   listIds(inbox: string): Promise<string[]>;
 }
 
+/** Settings every mailstop the bench starts shares (the monolith, its split processes, the fleet). */
+export const BENCH_SERVER_ENV = {
+  // Outside `local`, STARTTLS is offered (a self-signed certificate), which the connect
+  // scenario's STARTTLS row measures; the plain rows ignore it.
+  MAILSTOP_ENVIRONMENT: "staging",
+  // The bench measures the server's throughput with one key, not its per-key rate limit
+  // (50 reads and 10 writes per second by default), which would cap every read scenario.
+  MAILSTOP_RATE_LIMIT_READ: "1000000",
+  MAILSTOP_RATE_LIMIT_WRITE: "1000000",
+};
+
+const TARGET_OF_STORE = { s3: "mailstop", directory: "mailstop-dir", embedded: "mailstop-embedded" } as const satisfies Record<NonNullable<MailstopOptions["objectStore"]>, TargetName>;
+
 /**
  * mailstop's monolithic target (`mailstop serve --target all`, what `pnpm start` runs) on the
  * real engines: PostgreSQL (a database of its own, dropped at the end), Redis (keys under a
@@ -87,6 +107,8 @@ export async function startMailstop(options: MailstopOptions): Promise<MailstopT
   const [httpPort, smtpPort, capturePort, s3Port, probePort] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
   const objectStore = options.objectStore ?? "s3";
   const s3Directory = await mkdtemp(join(tmpdir(), objectStore === "s3" ? "mailstop-bench-s3-" : "mailstop-bench-data-"));
+  const name = TARGET_OF_STORE[objectStore];
+  let s3Pid: number | null = null;
   const children: Child[] = [];
   const redis = new Redis(options.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 2 });
 
@@ -115,6 +137,7 @@ export async function startMailstop(options: MailstopOptions): Promise<MailstopT
     if (objectStore === "s3") {
       const s3 = startChild("s3rver", process.execPath, ["--import", "tsx", S3_SERVER, String(s3Port), s3Directory], { logDir: options.logDir });
       children.push(s3);
+      s3Pid = s3.pid;
       await waitForPort(s3, s3Port);
     }
     const objectEnv =
@@ -130,13 +153,14 @@ export async function startMailstop(options: MailstopOptions): Promise<MailstopT
     async function spawnServer(role: ServerProcess["role"], ports: { http: number; probe: number; smtp?: number; capture?: number }, extraEnv: Record<string, string> = {}) {
       const nodeArgs = ["--require", PROBE];
       if (options.cpuProfileDir) nodeArgs.push("--cpu-prof", "--cpu-prof-dir", options.cpuProfileDir);
-      const logName = `${objectStore === "s3" ? "mailstop" : "mailstop-dir"}${role === "all" ? "" : `-${role}-${ports.http}`}`;
+      const logName = `${name}${role === "all" ? "" : `-${role}-${ports.http}`}`;
       const child = startChild(logName, process.execPath, [...nodeArgs, join(REPO, "packages/cli/bin/mailstop.cjs"), "serve", "--target", role], {
         cwd: REPO,
         logDir: options.logDir,
         env: {
-          DATABASE_URL: `${options.databaseServer}/${database}`,
-          REDIS_URL: options.redisUrl,
+          // Empty counts as unset: the embedded target runs on its stand-ins.
+          DATABASE_URL: objectStore === "embedded" ? "" : `${options.databaseServer}/${database}`,
+          REDIS_URL: objectStore === "embedded" ? "" : options.redisUrl,
           MAILSTOP_REDIS_PREFIX: redisPrefix,
           ...objectEnv,
           MAILSTOP_ADMIN_TOKEN: adminToken,
@@ -144,13 +168,7 @@ export async function startMailstop(options: MailstopOptions): Promise<MailstopT
           MAILSTOP_HTTP_PORT: String(ports.http),
           ...(ports.smtp ? { MAILSTOP_SMTP_PORT: String(ports.smtp), MAILSTOP_CAPTURE_PORT: String(ports.capture) } : {}),
           MAILSTOP_HOST: "127.0.0.1",
-          // Outside `local`, STARTTLS is offered (a self-signed certificate), which the connect
-          // scenario's STARTTLS row measures; the plain rows ignore it.
-          MAILSTOP_ENVIRONMENT: "staging",
-          // The bench measures the server's throughput with one key, not its per-key rate limit
-          // (50 reads and 10 writes per second by default), which would cap every read scenario.
-          MAILSTOP_RATE_LIMIT_READ: "1000000",
-          MAILSTOP_RATE_LIMIT_WRITE: "1000000",
+          ...BENCH_SERVER_ENV,
           BENCH_PROBE_PORT: String(ports.probe),
           ...extraEnv,
         },
@@ -213,7 +231,8 @@ export async function startMailstop(options: MailstopOptions): Promise<MailstopT
     await warmUp(url);
 
     const target: MailstopTarget = {
-      name: objectStore === "s3" ? "mailstop" : "mailstop-dir",
+      name,
+      s3Pid,
       smtpPort,
       ...server,
       apiKey: project.api_key,

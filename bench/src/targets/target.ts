@@ -1,9 +1,11 @@
 /** The servers the benchmark compares, each started by the benchmark itself. */
-export type TargetName = "mailstop" | "mailstop-dir" | "ceiling" | "floor" | "maildev" | "postfix";
+export type TargetName = "mailstop" | "mailstop-dir" | "mailstop-embedded" | "mailstop-fleet" | "ceiling" | "floor" | "maildev" | "postfix";
 
 export const TARGET_LABELS: Record<TargetName, string> = {
   mailstop: "mailstop",
   "mailstop-dir": "mailstop, directory store",
+  "mailstop-embedded": "mailstop embedded (`pnpm start`)",
+  "mailstop-fleet": "mailstop split fleet",
   ceiling: "ceiling (smtp-server, discard)",
   floor: "durable floor (smtp-server + fsync)",
   maildev: "MailDev",

@@ -9,6 +9,12 @@ const BOOT = join(__dirname, "thread-boot.cjs");
 /** After an unexpected exit, the first restart waits this long, doubling up to RESTART_MAX_MS. */
 const RESTART_FIRST_MS = 500;
 const RESTART_MAX_MS = 30_000;
+/**
+ * The thread's young generation, capped: V8 grows it to tens of MB while the modules load and
+ * keeps it, which measured 40 MB of the process's RSS with no cap (288 → 248 MB at 4 MB, idle,
+ * on PostgreSQL and Redis). A parse's garbage is short-lived and small; scavenges stay cheap.
+ */
+const YOUNG_GENERATION_MB = 8;
 /** How long a stop waits for jobs in hand to finish before the thread is terminated (they are retried). */
 const STOP_DEADLINE_MS = 30_000;
 
@@ -32,7 +38,7 @@ export class ParserThread {
   start(): Promise<void> {
     return new Promise((resolve, reject) => {
       const data: ParserThreadData = { config: this.deps.config };
-      const worker = new Worker(BOOT, { workerData: data });
+      const worker = new Worker(BOOT, { workerData: data, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
       this.#worker = worker;
       let settled = false;
       const settle = (error?: Error) => {
