@@ -122,7 +122,7 @@ export const CONFIG_GROUPS = {
     MAILSTOP_KEY_CACHE: str({
       choices: ["on", "off"] as const,
       default: "on",
-      desc: "off: every request reads its API key from the database. On: each api and waiter process keeps the keys it used lately for up to 5 s, forgetting a key on every instance within a second of its revocation, its organisation's suspension or a change of limits (through Redis when set). The benchmark compares both.",
+      desc: "off: every request reads its API key from the database. On: each api and waiter process keeps the keys it used lately for up to 5 s, forgetting a key on every instance within a second of its revocation, its organisation's suspension or a change of limits (through Redis when set).",
     }),
     MAILSTOP_KEY_CACHE_ENTRIES: positiveInt({ default: 10_000, desc: "Most API keys one process keeps in that cache (about 1 KB each); the least recently used go first." }),
   },

@@ -54,11 +54,11 @@ export function mountRoutes(router: Router, set: RouteSet, options: MountOptions
     }
     if (route.access === "admin" && checkAdmin === null) continue;
     const limitRate = rateLimitCheck(options.rateLimits, spec, keyed);
+    const authOptions = { region: options.region, requiredScope: spec.scope ?? null };
 
     router[spec.method](spec.expressPath, async (req, res) => {
       // The route's label in the metrics (see routeOf).
       res.locals.operationId = route.operationId;
-      const authOptions = { region: options.region, requiredScope: spec.scope ?? null };
       const auth =
         route.access === "api-key"
           ? await authenticate(options.keys, req, authOptions)
