@@ -591,6 +591,25 @@ describe("Redis pub/sub credential changes when the subscriber connection drops"
   });
 });
 
+describe("Redis pub/sub credential watchers when Redis is gone", () => {
+  itWithEngines("stop watching at once, without waiting for Redis to come back (a shutdown must not hang)", "it kills a Redis of its own", async () => {
+    const own = await startTestRedis();
+    cleanups.push(() => own.kill());
+    const publisher = redis("command", own.url);
+    if (publisher.status !== "ready") await once(publisher, "ready");
+    const bus = new RedisBus(publisher, () => redis("blocking", own.url), uniqueRedisPrefix(), logger);
+    const listener = recordingListener();
+    const unwatch = await bus.watchCredentialChanges(listener);
+    const lost = listener.next(5000);
+    await own.kill();
+    expect(await lost).toBe("lost");
+    await deadline<void>(2000, (resolve) => void unwatch().then(resolve));
+    // Back, so that closing the connections does not wait for it either.
+    await own.restart();
+    await bus.close();
+  });
+});
+
 describe("Redis pub/sub when its subscriber connection drops", () => {
   itWithEngines(
     "subscribes every channel again and then tells its listeners, once per resubscribe",

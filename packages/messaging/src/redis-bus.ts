@@ -77,7 +77,9 @@ export class RedisBus implements Bus {
     return async () => {
       if (!this.credentialListeners.delete(listener) || this.credentialListeners.size > 0) return;
       this.credentialsSubscribed = undefined;
-      await this.subscriber?.unsubscribe(this.credentialChannel);
+      // Not while the connection is down: the command would wait in its offline queue for
+      // Redis, holding up a shutdown. A dropped connection has no subscription to end anyway.
+      if (this.subscriber?.status === "ready") await this.subscriber.unsubscribe(this.credentialChannel);
     };
   }
 
