@@ -16,6 +16,8 @@ export interface ServiceDeps {
   logger: Logger;
   /** The object store; null when the target runs without one (message bodies then answer 503). */
   blobs: BlobStore | null;
+  /** Arrivals for the waiter; credential changes announced by the admin routes (docs/decisions.md "The API-key cache"). */
+  bus: Bus;
 }
 
 /** What the api's routes need besides: webhook secrets are sealed, and their targets checked, here. */
@@ -27,7 +29,6 @@ export interface ApiDeps extends ServiceDeps {
 
 /** What the waiter's routes (the blocking wait, the event stream) need besides. */
 export interface WaiterDeps extends ServiceDeps {
-  bus: Bus;
   slots: WaitSlots;
   /** Aborted when the process begins to shut down: open event streams end so clients reconnect elsewhere. */
   shutdown: AbortSignal;

@@ -31,8 +31,15 @@ describe("loadConfig", () => {
       smtp: { port: 2525, capturePort: 2587, capturePublicPort: 2587, maxMessageBytes: 26214400, simDelayMs: 5000 },
       stream: { heartbeatSeconds: 15, tokenTtlSeconds: 300, maxDurationSeconds: 3600 },
       rateLimits: { enabled: true, read: 50, write: 10 },
+      keyCache: { entries: 10_000 },
       metrics: { enabled: true },
     });
+  });
+
+  it("keeps MAILSTOP_KEY_CACHE_ENTRIES API keys per process, none when MAILSTOP_KEY_CACHE is off", () => {
+    expect(loadConfig({ MAILSTOP_KEY_CACHE_ENTRIES: "50" }).keyCache).toEqual({ entries: 50 });
+    expect(loadConfig({ MAILSTOP_KEY_CACHE: "off", MAILSTOP_KEY_CACHE_ENTRIES: "50" }).keyCache).toEqual({ entries: 0 });
+    expect(errorLines({ MAILSTOP_KEY_CACHE_ENTRIES: "0" })).toEqual([expect.stringMatching(/^invalid configuration: MAILSTOP_KEY_CACHE_ENTRIES/)]);
   });
 
   it("records metrics unless MAILSTOP_METRICS is off, refusing any other value", () => {

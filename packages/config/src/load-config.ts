@@ -54,6 +54,8 @@ export interface Config {
   stream: { heartbeatSeconds: number; tokenTtlSeconds: number; maxDurationSeconds: number };
   /** Requests per second per API key and route class, unless the key's project sets its own. */
   rateLimits: { enabled: boolean; read: number; write: number };
+  /** The API keys each HTTP-serving process keeps (ApiKeyCache); `entries` 0 when off. */
+  keyCache: { entries: number };
   /** Directory of the published articles; null: the articles bundled with the api package. */
   contentDir: string | null;
 }
@@ -144,6 +146,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       maxDurationSeconds: raw.MAILSTOP_STREAM_MAX_DURATION_S,
     },
     rateLimits: { enabled: raw.MAILSTOP_RATE_LIMITS === "on", read: raw.MAILSTOP_RATE_LIMIT_READ, write: raw.MAILSTOP_RATE_LIMIT_WRITE },
+    keyCache: { entries: raw.MAILSTOP_KEY_CACHE === "on" ? raw.MAILSTOP_KEY_CACHE_ENTRIES : 0 },
     contentDir: raw.MAILSTOP_CONTENT_DIR ?? null,
   };
 }

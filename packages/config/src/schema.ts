@@ -123,6 +123,14 @@ export const CONFIG_GROUPS = {
       desc: "Requests per second each API key may make to write routes, in bursts of up to twice that; a project's rate_limit_write replaces it.",
     }),
   },
+  authentication: {
+    MAILSTOP_KEY_CACHE: str({
+      choices: ["on", "off"] as const,
+      default: "on",
+      desc: "off: every request reads its API key from the database. On: each api and waiter process keeps the keys it used lately for up to 5 s, forgetting a key on every instance within a second of its revocation, its organisation's suspension or a change of limits (through Redis when set).",
+    }),
+    MAILSTOP_KEY_CACHE_ENTRIES: positiveInt({ default: 10_000, desc: "Most API keys one process keeps in that cache (about 1 KB each); the least recently used go first." }),
+  },
   stream: {
     MAILSTOP_HEARTBEAT_S: positiveInt({
       default: 15,

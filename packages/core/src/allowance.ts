@@ -16,6 +16,16 @@ export interface LimitState {
   organisation: { monthlyMessages: number | null; messagesUsed: number | null; storageBytes: number | null; storedBytes: number | null };
 }
 
+/**
+ * Whether a limit applies whose check needs usage, which changes with every stored message:
+ * a project allowance, or with organisation limits on, either organisation limit. A key whose
+ * project has none can be authenticated without reading usage (docs/decisions.md "The API-key cache").
+ */
+export function limitsNeedUsage(state: LimitState): boolean {
+  if (state.organisationLimits) return state.organisation.monthlyMessages !== null || state.organisation.storageBytes !== null;
+  return state.project.monthlyMessages !== null;
+}
+
 /** A limit that is spent: used ≥ limit. */
 export interface SpentLimit {
   /** `project`: the project's own allowance (402 quota_exceeded); `organisation`: 402 organisation_limit_exceeded. */

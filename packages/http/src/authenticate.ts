@@ -1,6 +1,7 @@
 import type { Request } from "express";
 import { MailstopError, apiKeyEnvironment, isStreamTokenShaped, periodStart, secretMatchesHash, sha256, spentLimit } from "@mailstop/core";
-import { type ApiKeyRecord, type Db, findApiKeyByHash, findStreamTokenByHash } from "@mailstop/db";
+import { type ApiKeyRecord, type Db, findStreamTokenByHash } from "@mailstop/db";
+import type { ApiKeyLookup } from "./api-key-cache";
 import type { AuthContext } from "./auth-context";
 
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
@@ -59,15 +60,16 @@ function authorize(record: ApiKeyRecord, options: AuthOptions): AuthContext {
 
 /**
  * Resolves the API key of a request: `unauthenticated` before anything else, then an unknown
- * or revoked key, then {@link authorize}. One indexed query; nothing is cached, so a revoked
- * key fails on its very next request on every instance.
+ * or revoked key, then {@link authorize}. `keys` is the process's ApiKeyCache: one indexed
+ * query when it does not hold the key, none when it does; a revoked key is forgotten by every
+ * instance's cache within a second (docs/decisions.md "The API-key cache").
  */
-export async function authenticate(db: Db, req: Request, options: AuthOptions): Promise<AuthContext> {
+export async function authenticate(keys: ApiKeyLookup, req: Request, options: AuthOptions): Promise<AuthContext> {
   const key = bearerToken(req);
   if (apiKeyEnvironment(key) === null) {
     throw new MailstopError("invalid_api_key", "This is not a mailstop API key; keys start with is_live_ or is_test_.");
   }
-  const record = await findApiKeyByHash(db, sha256(key), periodStart(options.now ?? new Date()));
+  const record = await keys.find(sha256(key), periodStart(options.now ?? new Date()));
   // The lookup is by digest; the comparison is repeated in constant time so no code path
   // branches on the secret itself.
   if (record === null || !secretMatchesHash(key, record.keyHash) || record.revokedAt !== null) {
@@ -82,8 +84,8 @@ export async function authenticate(db: Db, req: Request, options: AuthOptions): 
  * nothing: `unauthenticated`, like no credential at all. Which inbox it opens is checked by
  * the route, against `streamToken.inbox`.
  */
-export async function authenticateKeyOrStreamToken(db: Db, req: Request, options: AuthOptions): Promise<AuthContext> {
-  if (hasAuthorizationHeader(req)) return authenticate(db, req, options);
+export async function authenticateKeyOrStreamToken(db: Db, keys: ApiKeyLookup, req: Request, options: AuthOptions): Promise<AuthContext> {
+  if (hasAuthorizationHeader(req)) return authenticate(keys, req, options);
   const token = req.query.token;
   if (typeof token !== "string" || token === "") {
     throw new MailstopError("unauthenticated", "Send your API key as `Authorization: Bearer <key>`, or a stream token as `?token=`.");

@@ -1,5 +1,6 @@
 export type { AuthContext } from "./auth-context";
 export { authenticate, bearerToken } from "./authenticate";
+export { ApiKeyCache, type ApiKeyLookup, type ApiKeyLoader, KEY_CACHE_TTL_MS } from "./api-key-cache";
 export { defineRoute, defineOpenRoute, EncodedJson, type RouteDefinition, type RouteContext, type OpenRouteContext, type BodyOf, type QueryOf, type ReplyOf } from "./route";
 export { mountRoutes, type RouteSet, type MountOptions } from "./mount-routes";
 export type { RateLimitSettings } from "./rate-limit";

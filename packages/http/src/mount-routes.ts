@@ -3,6 +3,7 @@ import { MailstopError, secretMatchesHash, sha256 } from "@mailstop/core";
 import type { Db } from "@mailstop/db";
 import { type OpenApiDocument, buildValidators } from "@mailstop/openapi";
 import { enforceAllowance } from "./allowance";
+import type { ApiKeyLookup } from "./api-key-cache";
 import { authenticate, authenticateKeyOrStreamToken, bearerToken } from "./authenticate";
 import { rethrowBodyError } from "./json-body";
 import { type RateLimitSettings, rateLimitCheck } from "./rate-limit";
@@ -17,6 +18,8 @@ export interface RouteSet {
 
 export interface MountOptions {
   db: Db;
+  /** Finds API keys by digest: the process's ApiKeyCache. */
+  keys: ApiKeyLookup;
   region: "us" | "eu";
   /** The operator token; admin routes are mounted only when it is set. */
   adminToken: string | null;
@@ -51,16 +54,16 @@ export function mountRoutes(router: Router, set: RouteSet, options: MountOptions
     }
     if (route.access === "admin" && checkAdmin === null) continue;
     const limitRate = rateLimitCheck(options.rateLimits, spec, keyed);
+    const authOptions = { region: options.region, requiredScope: spec.scope ?? null };
 
     router[spec.method](spec.expressPath, async (req, res) => {
       // The route's label in the metrics (see routeOf).
       res.locals.operationId = route.operationId;
-      const authOptions = { region: options.region, requiredScope: spec.scope ?? null };
       const auth =
         route.access === "api-key"
-          ? await authenticate(options.db, req, authOptions)
+          ? await authenticate(options.keys, req, authOptions)
           : route.access === "api-key-or-stream-token"
-            ? await authenticateKeyOrStreamToken(options.db, req, authOptions)
+            ? await authenticateKeyOrStreamToken(options.db, options.keys, req, authOptions)
             : null;
       await limitRate(auth, res);
       if (route.access === "admin") checkAdmin?.(req);

@@ -176,9 +176,34 @@ export function assertJobPayload<N extends JobName>(name: N, payload: unknown): 
   if (!validate(payload)) throw new Error(`invalid ${name} payload: ${ajv.errorsText(validate.errors)}`);
 }
 
-/** Pub/sub channels: one per inbox, carrying its arrivals. */
+/**
+ * Pub/sub channels: one per inbox, carrying its arrivals; and one for the whole installation,
+ * carrying the credential changes every process's API-key cache must hear.
+ */
 export const CHANNELS = {
   inboxArrivals: (inboxId: string) => `inbox:${inboxId}:arrivals`,
+  credentialChanges: "credentials:changed",
+};
+
+/**
+ * A committed change to something authentication reads with an API key: a key revoked, a
+ * project's limits changed, an organisation suspended, reinstated or its limits changed. Every
+ * process forgets the keys it cached under what changed (docs/decisions.md "The API-key cache").
+ */
+export interface CredentialChange {
+  scope: "api_key" | "project" | "organisation";
+  /** The id of the key, project or organisation. */
+  id: string;
+}
+
+/** Like the arrival event's, it allows other fields, for a publisher newer than its subscribers. */
+const credentialChangeSchema: JSONSchemaType<CredentialChange> = {
+  type: "object",
+  required: ["scope", "id"],
+  properties: {
+    scope: { type: "string", enum: ["api_key", "project", "organisation"] },
+    id: { type: "string", minLength: 1 },
+  },
 };
 
 /** What an arrival message says: enough to fetch the message with one query. */
@@ -210,6 +235,15 @@ const validateArrivalEvent = ajv.compile(arrivalEventSchema);
  */
 export function checkArrivalEvent(value: unknown): { event: ArrivalEvent; problem: null } | { event: null; problem: string } {
   return validateArrivalEvent(value) ? { event: value, problem: null } : { event: null, problem: ajv.errorsText(validateArrivalEvent.errors) };
+}
+
+const validateCredentialChange = ajv.compile(credentialChangeSchema);
+
+/** `value` as a CredentialChange, or why it is not one; buses check what they receive with it. */
+export function checkCredentialChange(value: unknown): { change: CredentialChange; problem: null } | { change: null; problem: string } {
+  return validateCredentialChange(value)
+    ? { change: value, problem: null }
+    : { change: null, problem: ajv.errorsText(validateCredentialChange.errors) };
 }
 
 /** Every queue of JOB_OPTIONS, in the order first named there. */

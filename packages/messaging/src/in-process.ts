@@ -1,6 +1,6 @@
 import type { Logger } from "@mailstop/logging";
-import { type ArrivalEvent, checkArrivalEvent } from "./catalog";
-import type { Bus } from "./bus";
+import { type ArrivalEvent, type CredentialChange, checkArrivalEvent, checkCredentialChange } from "./catalog";
+import type { Bus, CredentialChangeListener } from "./bus";
 import { GREYLIST, type Greylist } from "./greylist";
 import type { WaitSlot, WaitSlots } from "./wait-slots";
 
@@ -10,6 +10,7 @@ import type { WaitSlot, WaitSlots } from "./wait-slots";
  */
 export class InProcessBus implements Bus {
   private readonly handlers = new Map<string, Set<(event: ArrivalEvent) => void>>();
+  private readonly credentialListeners = new Set<CredentialChangeListener>();
 
   constructor(private readonly logger: Logger) {}
 
@@ -50,8 +51,32 @@ export class InProcessBus implements Bus {
     return () => undefined;
   }
 
+  async publishCredentialChange(published: CredentialChange): Promise<void> {
+    const { change, problem } = checkCredentialChange(published);
+    if (problem !== null) {
+      this.logger.warn({ problem }, "malformed credential change dropped");
+      return;
+    }
+    for (const listener of [...this.credentialListeners]) {
+      try {
+        listener.changed({ ...change });
+      } catch {
+        // One listener's failure must not keep the change from the others.
+      }
+    }
+  }
+
+  /** Never lost: publishers and listeners share the process. */
+  async watchCredentialChanges(listener: CredentialChangeListener): Promise<() => Promise<void>> {
+    this.credentialListeners.add(listener);
+    return async () => {
+      this.credentialListeners.delete(listener);
+    };
+  }
+
   async close(): Promise<void> {
     this.handlers.clear();
+    this.credentialListeners.clear();
   }
 }
 

@@ -1,6 +1,6 @@
 export * from "./catalog";
 export { type JobQueue, type JobHandlers, type JobWorker, PermanentJobError } from "./job-queue";
-export type { Bus } from "./bus";
+export type { Bus, CredentialChangeListener } from "./bus";
 export { BullJobQueue, startBullWorker } from "./bull-job-queue";
 export { DatabaseJobQueue, startDatabaseWorker, WORKER_CLOSE_GRACE_MS } from "./database-job-queue";
 export { InProcessBus, InProcessGreylist, InProcessWaitSlots } from "./in-process";

@@ -5,8 +5,8 @@ import { createFreshDatabase, dropDatabase, freePort, itWithEngines, runRedisUrl
 import { Queue } from "bullmq";
 import type { Redis } from "ioredis";
 import { BullJobQueue, startBullWorker } from "./bull-job-queue";
-import type { Bus } from "./bus";
-import { type ArrivalEvent, CHANNELS, type ParseMessageJob } from "./catalog";
+import type { Bus, CredentialChangeListener } from "./bus";
+import { type ArrivalEvent, CHANNELS, type CredentialChange, type ParseMessageJob } from "./catalog";
 import { DatabaseJobQueue, startDatabaseWorker } from "./database-job-queue";
 import { InProcessBus, InProcessWaitSlots } from "./in-process";
 import { type JobHandlers, type JobQueue, type JobWorker, PermanentJobError } from "./job-queue";
@@ -404,6 +404,8 @@ interface BusUnderTest {
   warnings(): string[];
   /** Puts `value` where the bus receives arrivals for `inboxId`, bypassing the publisher's types. */
   inject(inboxId: string, value: unknown): Promise<void>;
+  /** Puts `value` where the bus receives credential changes. */
+  injectCredentialChange(value: unknown): Promise<void>;
 }
 
 /** A logger that keeps the messages of its warn lines. */
@@ -426,10 +428,15 @@ describe.each(
           // Another process's publisher, as far as the bus can tell: raw text on the channel.
           const publisher = await readyRedis();
           const bus = new RedisBus(publisher, () => redis("blocking"), prefix, kept.logger);
-          const inject = async (inboxId: string, value: unknown) => {
-            await publisher.publish(`${prefix}:${CHANNELS.inboxArrivals(inboxId)}`, typeof value === "string" ? value : JSON.stringify(value));
+          const raw = async (channel: string, value: unknown) => {
+            await publisher.publish(`${prefix}:${channel}`, typeof value === "string" ? value : JSON.stringify(value));
           };
-          return { bus, warnings: kept.warnings, inject };
+          return {
+            bus,
+            warnings: kept.warnings,
+            inject: (inboxId: string, value: unknown) => raw(CHANNELS.inboxArrivals(inboxId), value),
+            injectCredentialChange: (value: unknown) => raw(CHANNELS.credentialChanges, value),
+          };
         },
       ],
     ],
@@ -439,12 +446,17 @@ describe.each(
         async () => {
           const kept = keptWarnings();
           const bus = new InProcessBus(kept.logger);
-          return { bus, warnings: kept.warnings, inject: (_inboxId: string, value: unknown) => bus.publishArrival(value as ArrivalEvent) };
+          return {
+            bus,
+            warnings: kept.warnings,
+            inject: (_inboxId: string, value: unknown) => bus.publishArrival(value as ArrivalEvent),
+            injectCredentialChange: (value: unknown) => bus.publishCredentialChange(value as CredentialChange),
+          };
         },
       ],
     ],
   }),
-)("Bus contract, malformed arrivals: %s", (name, create) => {
+)("Bus contract, malformed events: %s", (name, create) => {
   const malformed: unknown[] = [
     { inbox_id: "ibx_m", message_id: "msg_no_seq" },
     { inbox_id: "ibx_m", message_id: 42, seq: "1" },
@@ -470,6 +482,130 @@ describe.each(
     expect(await valid).toEqual({ inbox_id: "ibx_m", message_id: "msg_valid", seq: "12" });
     expect(heard).toEqual([{ inbox_id: "ibx_m", message_id: "msg_valid", seq: "12" }]);
     expect(warnings()).toEqual(malformed.map(() => "malformed arrival event dropped"));
+    await bus.close();
+  });
+
+  it("drops each malformed credential change with a warning; the watcher hears the valid change after them, and only it", async () => {
+    const { bus, warnings, injectCredentialChange } = await create();
+    const changes: unknown[] = [{ scope: "api_key" }, { scope: "inbox", id: "ibx_1" }, { scope: "project", id: "" }, null, ...(name === "Redis pub/sub" ? ["not json {"] : [])];
+    const listener = recordingListener();
+    await bus.watchCredentialChanges(listener);
+    for (const value of changes) await injectCredentialChange(value);
+    const heard = listener.next(5000);
+    await injectCredentialChange({ scope: "organisation", id: "org_valid" });
+    expect(await heard).toEqual({ scope: "organisation", id: "org_valid" });
+    expect(listener.told).toEqual([{ scope: "organisation", id: "org_valid" }]);
+    expect(warnings()).toEqual(changes.map(() => "malformed credential change dropped"));
+    await bus.close();
+  });
+});
+
+/** A credential listener that records what it is told, in order. */
+function recordingListener(): CredentialChangeListener & { told: (CredentialChange | "lost" | "resumed")[]; next(ms: number): Promise<CredentialChange | "lost" | "resumed"> } {
+  const told: (CredentialChange | "lost" | "resumed")[] = [];
+  let waiting: ((value: CredentialChange | "lost" | "resumed") => void) | undefined;
+  const tell = (value: CredentialChange | "lost" | "resumed") => {
+    told.push(value);
+    waiting?.(value);
+    waiting = undefined;
+  };
+  return {
+    told,
+    changed: (change) => tell(change),
+    lost: () => tell("lost"),
+    resumed: () => tell("resumed"),
+    next: (ms) => deadline(ms, (resolve) => (waiting = resolve)),
+  };
+}
+
+describe.each(
+  inWorld<[string, () => { publisher: Bus; other: Bus }]>({
+    engines: [
+      [
+        "Redis pub/sub",
+        () => {
+          // Two processes of one installation: two buses on one prefix.
+          const prefix = uniqueRedisPrefix();
+          const bus = () => new RedisBus(redis("command"), () => redis("blocking"), prefix, logger);
+          return { publisher: bus(), other: bus() };
+        },
+      ],
+    ],
+    // One process holds every listener: the same bus.
+    everywhere: [["in-process", () => ((bus) => ({ publisher: bus, other: bus }))(new InProcessBus(logger))]],
+  }),
+)("Bus contract, credential changes: %s", (_name, create) => {
+  it("tells every watcher of a change, the publishing process before the publish returns, and nothing after unwatching", async () => {
+    const { publisher, other } = create();
+    const own = recordingListener();
+    const elsewhere = recordingListener();
+    const gone = recordingListener();
+    await publisher.watchCredentialChanges(own);
+    await other.watchCredentialChanges(elsewhere);
+    const unwatch = await other.watchCredentialChanges(gone);
+
+    const heardElsewhere = elsewhere.next(5000);
+    await publisher.publishCredentialChange({ scope: "api_key", id: "key_1" });
+    expect(own.told[0]).toEqual({ scope: "api_key", id: "key_1" });
+    expect(await heardElsewhere).toEqual({ scope: "api_key", id: "key_1" });
+    expect(gone.told).toEqual([{ scope: "api_key", id: "key_1" }]);
+
+    await unwatch();
+    const heardAgain = elsewhere.next(5000);
+    await publisher.publishCredentialChange({ scope: "organisation", id: "org_2" });
+    expect(await heardAgain).toEqual({ scope: "organisation", id: "org_2" });
+    expect(gone.told).toEqual([{ scope: "api_key", id: "key_1" }]);
+    // The connection held throughout: nobody was told of a loss.
+    for (const listener of [own, elsewhere]) expect(listener.told.filter((told) => typeof told === "string")).toEqual([]);
+    await publisher.close();
+    await other.close();
+  });
+});
+
+describe("Redis pub/sub credential changes when the subscriber connection drops", () => {
+  itWithEngines("tells the watchers at once, and again once the channel is live after the resubscribe", "it kills pub/sub clients on a Redis of its own", async () => {
+    const own = await startTestRedis();
+    cleanups.push(() => own.kill());
+    const publisher = redis("command", own.url);
+    const admin = redis("command", own.url);
+    await Promise.all([publisher, admin].map((connection) => (connection.status === "ready" ? undefined : once(connection, "ready"))));
+    const prefix = uniqueRedisPrefix();
+    const bus = new RedisBus(publisher, () => redis("blocking", own.url), prefix, logger);
+    // Another process's publisher: what this process hears only through its subscriber connection.
+    const elsewhere = new RedisBus(redis("command", own.url), () => redis("blocking", own.url), prefix, logger);
+    try {
+      const listener = recordingListener();
+      await bus.watchCredentialChanges(listener);
+      const lost = listener.next(5000);
+      expect(Number(await admin.client("KILL", "TYPE", "pubsub"))).toBe(1);
+      expect(await lost).toBe("lost");
+      expect(await listener.next(10_000)).toBe("resumed");
+      const heard = listener.next(5000);
+      await elsewhere.publishCredentialChange({ scope: "project", id: "prj_9" });
+      expect(await heard).toEqual({ scope: "project", id: "prj_9" });
+      expect(listener.told).toEqual(["lost", "resumed", { scope: "project", id: "prj_9" }]);
+    } finally {
+      await bus.close();
+      await elsewhere.close();
+    }
+  });
+});
+
+describe("Redis pub/sub credential watchers when Redis is gone", () => {
+  itWithEngines("stop watching at once, without waiting for Redis to come back (a shutdown must not hang)", "it kills a Redis of its own", async () => {
+    const own = await startTestRedis();
+    cleanups.push(() => own.kill());
+    const publisher = redis("command", own.url);
+    if (publisher.status !== "ready") await once(publisher, "ready");
+    const bus = new RedisBus(publisher, () => redis("blocking", own.url), uniqueRedisPrefix(), logger);
+    const listener = recordingListener();
+    const unwatch = await bus.watchCredentialChanges(listener);
+    const lost = listener.next(5000);
+    await own.kill();
+    expect(await lost).toBe("lost");
+    await deadline<void>(2000, (resolve) => void unwatch().then(resolve));
+    // Back, so that closing the connections does not wait for it either.
+    await own.restart();
     await bus.close();
   });
 });

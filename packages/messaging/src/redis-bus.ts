@@ -1,8 +1,8 @@
 import { once } from "node:events";
 import type { Logger } from "@mailstop/logging";
 import type { Redis } from "ioredis";
-import { type ArrivalEvent, CHANNELS, checkArrivalEvent } from "./catalog";
-import type { Bus } from "./bus";
+import { type ArrivalEvent, CHANNELS, type CredentialChange, checkArrivalEvent, checkCredentialChange } from "./catalog";
+import type { Bus, CredentialChangeListener } from "./bus";
 
 /** How long a subscribe waits for the subscriber connection before it fails (retryable). */
 const SUBSCRIBER_READY_TIMEOUT_MS = 5000;
@@ -13,6 +13,8 @@ const SUBSCRIBER_READY_TIMEOUT_MS = 5000;
  * nothing for an absent subscriber: when the connection drops (a Redis restart, `CLIENT
  * KILL`, a network cut) ioredis reconnects, and what was published meanwhile is gone, so the
  * bus subscribes every channel again itself and then tells its `onResubscribed` listeners.
+ * The credential channel's listeners are told of the drop as soon as it happens (`lost`), and
+ * of the resubscribe (`resumed`), so a key cache never trusts what it may have missed.
  */
 export class RedisBus implements Bus {
   private readonly handlers = new Map<string, Set<(event: ArrivalEvent) => void>>();
@@ -22,6 +24,9 @@ export class RedisBus implements Bus {
   private readonly resubscribedListeners = new Set<() => void>();
   /** The subscriber connection closed since it was last ready: its next ready is a resubscribe. */
   private dropped = false;
+  private readonly credentialListeners = new Set<CredentialChangeListener>();
+  /** The SUBSCRIBE of the credential channel while anyone watches it. */
+  private credentialsSubscribed: Promise<unknown> | undefined;
 
   constructor(
     private readonly publisher: Redis,
@@ -38,10 +43,55 @@ export class RedisBus implements Bus {
     await this.publisher.publish(this.channel(event.inbox_id), JSON.stringify(event));
   }
 
+  private get credentialChannel(): string {
+    return `${this.prefix}:${CHANNELS.credentialChanges}`;
+  }
+
+  /** Calls `notify` on every credential listener; one listener's failure must not keep the news from the others. */
+  private tellCredentialListeners(notify: (listener: CredentialChangeListener) => void): void {
+    for (const listener of [...this.credentialListeners]) {
+      try {
+        notify(listener);
+      } catch {
+        // See above.
+      }
+    }
+  }
+
+  async publishCredentialChange(change: CredentialChange): Promise<void> {
+    // Heard here first, whatever becomes of the PUBLISH: this process's own echo comes back too.
+    this.tellCredentialListeners((listener) => listener.changed({ ...change }));
+    await this.publisher.publish(this.credentialChannel, JSON.stringify(change));
+  }
+
+  async watchCredentialChanges(listener: CredentialChangeListener): Promise<() => Promise<void>> {
+    this.credentialListeners.add(listener);
+    this.credentialsSubscribed ??= this.readySubscriber().then((subscriber) => subscriber.subscribe(this.credentialChannel));
+    try {
+      await this.credentialsSubscribed;
+    } catch (error) {
+      this.credentialListeners.delete(listener);
+      if (this.credentialListeners.size === 0) this.credentialsSubscribed = undefined;
+      throw error;
+    }
+    return async () => {
+      if (!this.credentialListeners.delete(listener) || this.credentialListeners.size > 0) return;
+      this.credentialsSubscribed = undefined;
+      // Not while the connection is down: the command would wait in its offline queue for
+      // Redis, holding up a shutdown. A dropped connection has no subscription to end anyway.
+      if (this.subscriber?.status === "ready") await this.subscriber.unsubscribe(this.credentialChannel);
+    };
+  }
+
   private ensureSubscriber(): Redis {
     if (!this.subscriber) {
       const subscriber = this.createSubscriber();
       subscriber.on("message", (channel: string, message: string) => {
+        if (channel === this.credentialChannel) {
+          const change = this.credentialChangeIn(message);
+          if (change !== null) this.tellCredentialListeners((listener) => listener.changed({ ...change }));
+          return;
+        }
         const listeners = this.handlers.get(channel);
         if (!listeners) return;
         const event = this.arrivalIn(channel, message);
@@ -56,6 +106,7 @@ export class RedisBus implements Bus {
       });
       subscriber.on("close", () => {
         this.dropped = true;
+        this.tellCredentialListeners((listener) => listener.lost());
       });
       subscriber.on("ready", () => {
         if (!this.dropped) return;
@@ -85,6 +136,19 @@ export class RedisBus implements Bus {
     return event;
   }
 
+  /** The credential change a message carries, or null (logged and dropped) when it carries none. */
+  private credentialChangeIn(message: string): CredentialChange | null {
+    let value: unknown;
+    try {
+      value = JSON.parse(message);
+    } catch {
+      value = undefined;
+    }
+    const { change, problem } = checkCredentialChange(value);
+    if (problem !== null) this.logger.warn({ channel: this.credentialChannel, problem }, "malformed credential change dropped");
+    return change;
+  }
+
   /**
    * Subscribes every channel again on a connection that came back, and once they are live
    * tells the listeners. ioredis resubscribes too, but says nothing when it is done; a second
@@ -92,12 +156,13 @@ export class RedisBus implements Bus {
    * does this again.
    */
   private async resubscribe(subscriber: Redis): Promise<void> {
-    const channels = [...this.handlers.keys()];
+    const channels = [...this.handlers.keys(), ...(this.credentialListeners.size > 0 ? [this.credentialChannel] : [])];
     try {
       if (channels.length > 0) await subscriber.subscribe(...channels);
     } catch {
       return;
     }
+    this.tellCredentialListeners((listener) => listener.resumed());
     for (const listener of [...this.resubscribedListeners]) {
       try {
         listener();
@@ -160,6 +225,7 @@ export class RedisBus implements Bus {
   async close(): Promise<void> {
     this.handlers.clear();
     this.resubscribedListeners.clear();
+    this.credentialListeners.clear();
     if (this.subscriber) await this.subscriber.quit().catch(() => undefined);
   }
 }

@@ -5,17 +5,18 @@ import { defineModule } from "../module";
 /** The api service: its routes join the process's HTTP listener. */
 export const apiModule = defineModule({
   name: "api",
-  needs: ["db", "secrets"],
+  // The bus: the admin routes announce revoked keys and changed limits to every instance.
+  needs: ["db", "secrets", "messaging"],
   // Run without one when the target is given no S3_ENDPOINT: reads of stored bodies answer 503.
   optional: ["blobs"],
   provides: ["apiRoutes"],
-  create({ db, blobs, secrets, config, logger }) {
+  create({ db, blobs, secrets, messaging, config, logger }) {
     const targets = webhookTargets(config);
     return {
       async start() {
         // Read once here, not per request; the library looks for edits itself (at most every 10 s).
         const articles = await ArticleLibrary.open({ dir: config.contentDir ?? BUNDLED_ARTICLES_DIR, logger });
-        return { apiRoutes: apiHttpContributions({ db, blobs, config, logger, webhooks: { secrets, targets }, articles }) };
+        return { apiRoutes: apiHttpContributions({ db, blobs, bus: messaging.bus, config, logger, webhooks: { secrets, targets }, articles }) };
       },
       stop: async () => undefined,
       ready: async () => true,

@@ -1,7 +1,8 @@
 import { once } from "node:events";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { type HttpContribution, createHttpApp, createHttpServer, healthRoute } from "@mailstop/http";
+import { ApiKeyCache, type HttpContribution, KEY_CACHE_TTL_MS, createHttpApp, createHttpServer, healthRoute } from "@mailstop/http";
+import { findApiKeyByHash } from "@mailstop/db";
 import { notReady as notReadyError } from "@mailstop/core";
 import { publicDocument } from "@mailstop/openapi";
 import { type RuntimeContext, defineModule } from "../module";
@@ -50,8 +51,12 @@ export const httpServerModule = defineModule({
   provides: ["httpAddress"],
   create({ db, messaging, downloadRoutes, waiterRoutes, apiRoutes, config, logger, notReady, metrics }) {
     let server: Server | undefined;
+    // One per process, heard by the credential channel: the monolith's api and waiter share it.
+    const keys = new ApiKeyCache((keyHash, period) => findApiKeyByHash(db, keyHash, period), { maxEntries: config.keyCache.entries, ttlMs: KEY_CACHE_TTL_MS });
+    let unwatchKeys: (() => Promise<void>) | undefined;
     return {
       async start() {
+        unwatchKeys = await keys.watch(messaging.bus);
         // POST /mcp, beside the API's routes: its tool calls loop back through the REST API on
         // this listener, which serves the api; the wait too on the monolith, else on a waiter
         // (MAILSTOP_WAITER_URL, or the public origin whose edge routes it to one). See
@@ -65,11 +70,12 @@ export const httpServerModule = defineModule({
           routes: [healthRoute(config)],
           setup: (app) => {
             mountReadiness(app, notReady, metrics);
-            if (apiRoutes) mountMcp(app, { db, region: config.region, origins });
+            if (apiRoutes) mountMcp(app, { keys, region: config.region, origins });
           },
         };
         const app = createHttpApp({
           db,
+          keys,
           region: config.region,
           adminToken: config.adminToken,
           rateLimits: config.rateLimits.enabled ? { limits: messaging.rateLimits, defaults: config.rateLimits } : null,
@@ -85,6 +91,7 @@ export const httpServerModule = defineModule({
         return { httpAddress: { host: address.address, port: address.port } };
       },
       async stop() {
+        await unwatchKeys?.();
         if (!server?.listening) return;
         const closed = once(server, "close");
         server.close();

@@ -1,6 +1,5 @@
 import { methodNotAllowed } from "@mailstop/core";
-import type { Db } from "@mailstop/db";
-import { type HttpContribution, authenticate, bearerToken, rethrowBodyError } from "@mailstop/http";
+import { type ApiKeyLookup, type HttpContribution, authenticate, bearerToken, rethrowBodyError } from "@mailstop/http";
 import { mailstopApi, handleMcpRequest } from "@mailstop/mcp";
 
 /**
@@ -13,12 +12,12 @@ import { mailstopApi, handleMcpRequest } from "@mailstop/mcp";
  */
 export function mountMcp(
   app: Parameters<NonNullable<HttpContribution["setup"]>>[0],
-  options: { db: Db; region: "us" | "eu"; origins: () => { api: string; wait: string } },
+  options: { keys: ApiKeyLookup; region: "us" | "eu"; origins: () => { api: string; wait: string } },
 ): void {
   app.post("/mcp", async (req, res, next) => {
     try {
       // Any scope will do: each tool's REST call checks the scope its route needs.
-      await authenticate(options.db, req, { region: options.region, requiredScope: null });
+      await authenticate(options.keys, req, { region: options.region, requiredScope: null });
       rethrowBodyError(res);
       const { api, wait } = options.origins();
       await handleMcpRequest(req, res, req.body, mailstopApi({ baseUrl: api, waitUrl: wait, apiKey: bearerToken(req) }));

@@ -1,18 +1,21 @@
 import { audited, updateProjectLimits } from "@mailstop/db";
 import { adminSource } from "../../audit/audit-source";
+import { announceCredentialChange } from "../../auth/credential-changes";
 import { type ApiDeps, adminRoute } from "../../deps";
 import { projectWithLimitsView } from "./admin-views";
 import { projectNotFound } from "./admin-not-found";
 
 /**
  * PATCH /admin/v1/projects/{id}: the project's limits; a field left out stays, null removes it.
- * Audited as `project.limits_updated` with the fields the request set, unless it set none.
+ * They apply to the project's next request here, and within a second on every other instance
+ * (announced before this answers). Audited as `project.limits_updated` with the fields the
+ * request set, unless it set none.
  */
-export const updateProjectRoute = ({ db }: ApiDeps) =>
+export const updateProjectRoute = (deps: ApiDeps) =>
   adminRoute("updateProject", async ({ params, body, requestId }) => {
     const set = Object.fromEntries(Object.entries(body.limits).filter(([, value]) => value !== undefined));
     const project = await audited(
-      db,
+      deps.db,
       (trx) =>
         updateProjectLimits(trx, params.id, {
           maxConcurrentWaits: body.limits.max_concurrent_waits,
@@ -27,5 +30,6 @@ export const updateProjectRoute = ({ db }: ApiDeps) =>
           : { projectId: updated.id, source: adminSource({ requestId }), action: "project.limits_updated", target: { type: "project", id: updated.id }, details: { limits: set } },
     );
     if (project === null) throw projectNotFound(params.id);
+    await announceCredentialChange(deps, { scope: "project", id: project.id });
     return { status: 200, body: projectWithLimitsView(project) };
   });
