@@ -51,6 +51,10 @@ export async function startMailstopFleet(options: { logDir: string; databaseServ
   }
 
   try {
+    // `mailstop migrate` (the fleet's first step, as compose's) expects the database to exist.
+    const pg = new Client({ connectionString: `${options.databaseServer}/postgres` });
+    await pg.connect();
+    await pg.query(`CREATE DATABASE ${database}`).finally(() => pg.end());
     s3 = startChild("mailstop-fleet-s3rver", process.execPath, ["--import", "tsx", S3_SERVER, String(s3Port), s3Directory], { logDir: options.logDir });
     await waitForPort(s3, s3Port);
     fleet = await startFleet({
