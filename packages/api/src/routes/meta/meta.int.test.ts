@@ -86,7 +86,8 @@ describe("GET /health", () => {
       expect(health.status).toBe(200);
       expect(health.json).toEqual({ status: "ok", brand: "mailstop", region: "us", time: expect.any(String) });
 
-      const failed = await rawRequest(isolated.url, "GET", "/v1/auth/check", { headers: { authorization: `Bearer ${tenant.apiKey}` } });
+      // A route that reads the database (the key itself may be answered from the key cache).
+      const failed = await rawRequest(isolated.url, "GET", "/v1/inboxes", { headers: { authorization: `Bearer ${tenant.apiKey}` } });
       const error = expectError(failed, { status: 500, code: "internal", retryable: true });
       expect(error.details).toBeUndefined();
       const requestId = failed.headers.get("x-request-id");
