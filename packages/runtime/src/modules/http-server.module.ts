@@ -56,7 +56,12 @@ export const httpServerModule = defineModule({
     let unwatchKeys: (() => Promise<void>) | undefined;
     return {
       async start() {
-        unwatchKeys = await keys.watch(messaging.bus);
+        // A process that cannot hear the credential channel (a Redis ACL without pub/sub) still
+        // serves: its cache stays bypassed, every request reads its key, as without a cache.
+        unwatchKeys = await keys.watch(messaging.bus).catch((error: unknown) => {
+          logger.warn({ err: error }, "API keys are not cached: the credential channel could not be subscribed");
+          return undefined;
+        });
         // POST /mcp, beside the API's routes: its tool calls loop back through the REST API on
         // this listener, which serves the api; the wait too on the monolith, else on a waiter
         // (MAILSTOP_WAITER_URL, or the public origin whose edge routes it to one). See

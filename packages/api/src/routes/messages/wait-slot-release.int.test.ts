@@ -36,4 +36,10 @@ describeWithEngines("a wait whose subscribe fails", "it needs a Redis of its own
       expect({ status: answer.status, code: answer.json?.error?.code }).toEqual({ status: 500, code: "internal" });
     }
   });
+
+  it("serves without caching API keys when the credential channel cannot be subscribed either", async () => {
+    const project = await server.bootstrap();
+    expect((await server.request("GET", "/v1/inboxes", { apiKey: project.apiKey })).status).toBe(200);
+    expect(server.logs()).toContain("API keys are not cached: the credential channel could not be subscribed");
+  });
 });
