@@ -3,9 +3,11 @@ import { Worker } from "node:worker_threads";
 import type { Config } from "@mailstop/config";
 import { type Logger, writeLogLine } from "@mailstop/logging";
 import type { Metrics } from "@mailstop/metrics";
+import { BUNDLE_DIR } from "../bundle";
 import type { FromParserThread, ParserThreadData, ToParserThread } from "./protocol";
 
-const BOOT = join(__dirname, "thread-boot.cjs");
+/** The thread's entry: compiled beside the main thread's bundle, or thread-main.ts through tsx. */
+const BOOT = BUNDLE_DIR === null ? join(__dirname, "thread-boot.cjs") : join(BUNDLE_DIR, "parser-thread.cjs");
 /** After an unexpected exit, the first restart waits this long, doubling up to RESTART_MAX_MS. */
 const RESTART_FIRST_MS = 500;
 const RESTART_MAX_MS = 30_000;
