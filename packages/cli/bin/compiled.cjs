@@ -18,24 +18,25 @@ function sha256(path) {
   return createHash("sha256").update(readFileSync(path)).digest("hex");
 }
 
-/** What the manifest records of `path` (relative to the repository root). */
-function describe(path) {
-  const absolute = join(ROOT, path);
+/** What the manifest records of `path` (relative to `root`). */
+function describe(path, root = ROOT) {
+  const absolute = join(root, path);
   const { size, mtimeMs } = statSync(absolute);
   return { size, mtimeMs, sha256: sha256(absolute) };
 }
 
-/** The first input that differs from what the build recorded, or null when none does. */
-function changedInput(manifest) {
+/** The first input that differs from what the build recorded (paths relative to `root`), or null when none does. */
+function changedInput(manifest, root = ROOT) {
   for (const [path, recorded] of Object.entries(manifest.inputs)) {
     let stat;
     try {
-      stat = statSync(join(ROOT, path));
+      stat = statSync(join(root, path));
     } catch {
       return path;
     }
     if (stat.size !== recorded.size) return path;
-    if (stat.mtimeMs !== recorded.mtimeMs && sha256(join(ROOT, path)) !== recorded.sha256) return path;
+    // Same size, other mtime (a checkout, a touch, a copy): the content decides.
+    if (stat.mtimeMs !== recorded.mtimeMs && sha256(join(root, path)) !== recorded.sha256) return path;
   }
   return null;
 }
@@ -56,4 +57,4 @@ function staleReason() {
   return changed === null ? null : `${changed} changed since the build`;
 }
 
-module.exports = { ROOT, DIST, MANIFEST, ENTRIES, describe, staleReason };
+module.exports = { ROOT, DIST, MANIFEST, ENTRIES, describe, changedInput, staleReason };
