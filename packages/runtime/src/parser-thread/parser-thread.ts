@@ -6,8 +6,9 @@ import type { Metrics } from "@mailstop/metrics";
 import { BUNDLE_DIR } from "../bundle";
 import type { FromParserThread, ParserThreadData, ToParserThread } from "./protocol";
 
-/** The thread's entry: compiled beside the main thread's bundle, or thread-main.ts through tsx. */
-const BOOT = BUNDLE_DIR === null ? join(__dirname, "thread-boot.cjs") : join(BUNDLE_DIR, "parser-thread.cjs");
+const BOOT = join(__dirname, "thread-boot.cjs");
+/** What the thread runs: its compiled bundle beside the main thread's, or (null) thread-main.ts through tsx. */
+const COMPILED_THREAD = BUNDLE_DIR === null ? null : join(BUNDLE_DIR, "parser-thread.cjs");
 /** After an unexpected exit, the first restart waits this long, doubling up to RESTART_MAX_MS. */
 const RESTART_FIRST_MS = 500;
 const RESTART_MAX_MS = 30_000;
@@ -34,7 +35,7 @@ export class ParserThread {
   start(): Promise<void> {
     return new Promise((resolve, reject) => {
       const data: ParserThreadData = { config: this.deps.config };
-      const worker = new Worker(BOOT, { workerData: data });
+      const worker = new Worker(BOOT, { workerData: data, argv: COMPILED_THREAD === null ? [] : [COMPILED_THREAD] });
       this.#worker = worker;
       let settled = false;
       const settle = (error?: Error) => {
