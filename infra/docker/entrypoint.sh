@@ -2,8 +2,11 @@
 # The image's entrypoint, also on PATH as `mailstop`. With no arguments it serves $TARGET
 # (default all); with arguments it runs them as a mailstop command (`serve --target api`,
 # `migrate`, `admin bootstrap --json`). exec: node becomes PID 1 and receives SIGTERM itself.
+# It runs the compiled bundle the image built (packages/cli/dist) itself, not the binary
+# packages/cli/bin/mailstop.cjs, whose check that the bundle matches the sources an image
+# never needs; stack traces name the TypeScript sources (its source map).
 set -eu
 if [ "$#" -eq 0 ]; then
   set -- serve --target "${TARGET:-all}"
 fi
-exec node /app/packages/cli/bin/mailstop.cjs "$@"
+exec node --enable-source-maps /app/packages/cli/dist/mailstop.cjs "$@"

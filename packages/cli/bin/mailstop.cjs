@@ -1,4 +1,16 @@
 #!/usr/bin/env node
-// The `mailstop` binary: runs the TypeScript entry through tsx's require hook (no build step).
-require("tsx/cjs");
-require("../src/main.ts");
+// The `mailstop` binary. Runs the compiled JavaScript (dist/, built by `pnpm install` and
+// `pnpm build`) when it was compiled from the sources as they are now; otherwise, say after
+// an edit, the TypeScript through tsx's require hook, so a stale build never runs. The
+// "mailstop started" log line says which (`"code":"compiled"` or `"typescript"`).
+const { join } = require("node:path");
+const { DIST, ENTRIES, staleReason } = require("./compiled.cjs");
+
+if (staleReason() === null) {
+  // Stack traces name the TypeScript sources' lines (dist/*.cjs.map).
+  process.setSourceMapsEnabled(true);
+  require(join(DIST, ENTRIES.mailstop));
+} else {
+  require("tsx/cjs");
+  require("../src/main.ts");
+}

@@ -20,9 +20,16 @@ const PGLITE_VERSION: string = (require("../package.json") as { dependencies: Re
 /** Where install puts the template: this package's node_modules/.cache (the find-cache-dir convention). */
 export const DEFAULT_TEMPLATE_DIR = resolve(__dirname, "..", "node_modules", ".cache", "mailstop");
 
+/**
+ * The migrations' sources. Their text keys the template, not their compiled functions'
+ * (`toString()`), which differ between tsx, jest and the compiled bundle: each would look for
+ * a template of its own, and the compiled `pnpm start` would never find the install's.
+ */
+const MIGRATIONS_DIR = join(__dirname, "migrations");
+
 export function embeddedTemplateKey(): string {
   const hash = createHash("sha256").update(`pglite ${PGLITE_VERSION}\n`);
-  for (const [name, migration] of Object.entries(MIGRATIONS)) hash.update(`${name}\n${migration.up.toString()}\n${migration.down?.toString() ?? ""}\n`);
+  for (const name of Object.keys(MIGRATIONS)) hash.update(`${name}\n${readFileSync(join(MIGRATIONS_DIR, `${name}.ts`), "utf8")}\n`);
   return hash.digest("hex").slice(0, 16);
 }
 
@@ -36,9 +43,8 @@ export function embeddedTemplatePath(templateDir: string = DEFAULT_TEMPLATE_DIR)
  */
 export function templateFor(directory: string | null, templateDir: string = DEFAULT_TEMPLATE_DIR): Blob | undefined {
   if (directory !== null && existsSync(join(directory, "PG_VERSION"))) return undefined;
-  const path = embeddedTemplatePath(templateDir);
   try {
-    return new Blob([readFileSync(path)]);
+    return new Blob([readFileSync(embeddedTemplatePath(templateDir))]);
   } catch {
     return undefined;
   }

@@ -53,15 +53,19 @@ describe("infra/docker/Dockerfile", () => {
     for (const path of articles) expect({ path, ignored: ignored.ignores(path) }).toEqual({ path, ignored: false });
   });
 
-  it("builds the web viewer in a stage of its own and ships only its built files", () => {
-    const viewerStart = all.findIndex((i) => i.keyword === "FROM" && / AS viewer$/.test(i.args));
-    expect(viewerStart).toBeGreaterThan(0);
-    const viewer = all.slice(viewerStart, all.findIndex((i, index) => index > viewerStart && i.keyword === "FROM"));
-    expect(viewer.some((i) => i.keyword === "RUN" && i.args.includes("pnpm --filter @mailstop/viewer build"))).toBe(true);
-    expect(runtime.some((i) => i.keyword === "COPY" && i.args === "--from=viewer /app/packages/viewer/dist /app/packages/viewer/dist")).toBe(true);
+  it("builds the compiled mailstop and the web viewer in a stage of its own and ships only their built files", () => {
+    const buildStart = all.findIndex((i) => i.keyword === "FROM" && / AS build$/.test(i.args));
+    expect(buildStart).toBeGreaterThan(0);
+    const build = all.slice(buildStart, all.findIndex((i, index) => index > buildStart && i.keyword === "FROM"));
+    for (const command of ["pnpm --filter @mailstop/viewer build", "pnpm --filter @mailstop/cli build"]) {
+      expect({ command, run: build.some((i) => i.keyword === "RUN" && i.args.includes(command)) }).toEqual({ command, run: true });
+    }
+    for (const dist of ["/app/packages/cli/dist", "/app/packages/viewer/dist"]) {
+      expect({ dist, copied: runtime.some((i) => i.keyword === "COPY" && i.args === `--from=build ${dist} ${dist}`) }).toEqual({ dist, copied: true });
+    }
   });
 
-  it("runs as a non-root user, listening on every interface, with a health check and the mailstop entrypoint", () => {
+  it("runs as a non-root user, listening on every interface, with a health check and the compiled mailstop as its entrypoint", () => {
     const user = runtime.filter((i) => i.keyword === "USER").at(-1)?.args;
     expect(user).toBeDefined();
     expect(["root", "0"]).not.toContain(user);
@@ -72,7 +76,8 @@ describe("infra/docker/Dockerfile", () => {
     expect(runtime.filter((i) => i.keyword === "ENTRYPOINT").at(-1)?.args).toBe('["/app/infra/docker/entrypoint.sh"]');
     const entrypoint = read("infra/docker/entrypoint.sh");
     expect(entrypoint).toContain('set -- serve --target "${TARGET:-all}"');
-    expect(entrypoint).toContain('exec node /app/packages/cli/bin/mailstop.cjs "$@"');
+    // The compiled bundle, not the TypeScript through tsx.
+    expect(entrypoint).toContain('exec node --enable-source-maps /app/packages/cli/dist/mailstop.cjs "$@"');
   });
 });
 

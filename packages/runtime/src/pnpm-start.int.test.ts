@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { once } from "node:events";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createConnection } from "node:net";
@@ -8,6 +8,8 @@ import { eventually, freePort, rawRequest, sendOneRaw } from "@mailstop/testkit"
 
 // The README's first command as a user runs it: `pnpm start` in the background, then its pid
 // signalled (`kill $!`). pnpm does not pass the signal on to mailstop, which must stop anyway.
+// It runs the compiled JavaScript the install builds (built again here, in case a source
+// changed since).
 
 const REPO = join(__dirname, "..", "..", "..");
 const API_KEY = "is_test_signals_0123456789abcdefghij";
@@ -32,6 +34,7 @@ describe("`pnpm start` stopped through the package manager's pid", () => {
   const started: Started[] = [];
 
   beforeAll(async () => {
+    execFileSync(process.execPath, [join(REPO, "packages", "cli", "bin", "build-mailstop.cjs")], { stdio: "ignore", timeout: 60_000 });
     dataDir = mkdtempSync(join(tmpdir(), "mailstop-pnpm-start-"));
     ports = { http: await freePort(), smtp: await freePort(), capture: await freePort() };
   });
@@ -92,6 +95,8 @@ describe("`pnpm start` stopped through the package manager's pid", () => {
 
   it("SIGTERM to pnpm's pid stops mailstop gracefully, keeping the message it answered 250; SIGINT does too", async () => {
     const first = await start();
+    const startedLine = await eventually(async () => first.output().split("\n").find((line) => line.includes('"msg":"mailstop started"')) ?? null, { what: "the start-up log line" });
+    expect(JSON.parse(startedLine).code).toBe("compiled");
     const { json: inbox } = await api("POST", "/v1/inboxes", { tag: "signals" });
     const reply = await sendOneRaw(ports.smtp, inbox.address, "Kept across kill $!");
     expect(reply.code).toBe(250);

@@ -3,6 +3,7 @@ import type { Config } from "@mailstop/config";
 import { type Logger, createLogger } from "@mailstop/logging";
 import { QUEUE_NAMES } from "@mailstop/messaging";
 import { type Metrics, createMetrics } from "@mailstop/metrics";
+import { CODE } from "./bundle";
 import type { Dependencies, Provided, Provision, RunnableModule, RuntimeContext } from "./module";
 import type { Target } from "./target-names";
 import { type ModuleName, moduleNamed, planTarget } from "./targets";
@@ -119,7 +120,7 @@ export async function startModules(target: Target, order: readonly ModuleName[],
     throw error;
   }
   state = "running";
-  logger.info({ target, modules: started.map(({ name }) => name) }, "mailstop started");
+  logger.info({ target, modules: started.map(({ name }) => name), code: CODE }, "mailstop started");
 
   let stopping: Promise<void> | undefined;
   const address = provided.httpAddress;

@@ -3,9 +3,12 @@ import { Worker } from "node:worker_threads";
 import type { Config } from "@mailstop/config";
 import { type Logger, writeLogLine } from "@mailstop/logging";
 import type { Metrics } from "@mailstop/metrics";
+import { BUNDLE_DIR } from "../bundle";
 import type { FromParserThread, ParserThreadData, ToParserThread } from "./protocol";
 
 const BOOT = join(__dirname, "thread-boot.cjs");
+/** What the thread runs: its compiled bundle beside the main thread's, or (null) thread-main.ts through tsx. */
+const COMPILED_THREAD = BUNDLE_DIR === null ? null : join(BUNDLE_DIR, "parser-thread.cjs");
 /** After an unexpected exit, the first restart waits this long, doubling up to RESTART_MAX_MS. */
 const RESTART_FIRST_MS = 500;
 const RESTART_MAX_MS = 30_000;
@@ -38,7 +41,7 @@ export class ParserThread {
   start(): Promise<void> {
     return new Promise((resolve, reject) => {
       const data: ParserThreadData = { config: this.deps.config };
-      const worker = new Worker(BOOT, { workerData: data, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
+      const worker = new Worker(BOOT, { workerData: data, argv: COMPILED_THREAD === null ? [] : [COMPILED_THREAD], resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
       this.#worker = worker;
       let settled = false;
       const settle = (error?: Error) => {

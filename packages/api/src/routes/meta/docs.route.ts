@@ -1,11 +1,11 @@
 import { createHash } from "node:crypto";
-import { dirname } from "node:path";
 import express, { type Express } from "express";
 import { metaRoute } from "../../deps";
 
 // Swagger UI ships its bundle in the swagger-ui-dist package: served from node_modules, so the
-// page works offline and behind a firewall (no CDN).
-const ASSETS_DIR = dirname(require.resolve("swagger-ui-dist/package.json"));
+// page works offline and behind a firewall (no CDN). Its own helper, not require.resolve: that
+// would resolve from the compiled bundle's directory (packages/cli/bin/build-mailstop.cjs).
+const ASSETS_DIR = (require("swagger-ui-dist/absolute-path.js") as () => string)();
 
 const BOOT_SCRIPT = `window.ui = SwaggerUIBundle({ url: "openapi.json", dom_id: "#reference", deepLinking: true });`;
 
