@@ -83,7 +83,7 @@ describe("the compiled mailstop", () => {
           MAILSTOP_SMTP_PORT: String(ports.smtp),
           MAILSTOP_CAPTURE_PORT: String(ports.capture),
           MAILSTOP_BOOTSTRAP_API_KEY: API_KEY,
-          ...(database === undefined ? {} : { DATABASE_URL: database.url, REDIS_URL: runRedisUrl(), MAILSTOP_REDIS_PREFIX: uniqueRedisPrefix() }),
+          ...(database === undefined ? {} : { DATABASE_URL: database.url, REDIS_URL: runRedisUrl(), MAILSTOP_REDIS_PREFIX: uniqueRedisPrefix(), MAILSTOP_PARSER_THREAD: "on" }),
         },
         stdio: ["ignore", "pipe", "pipe"],
       });

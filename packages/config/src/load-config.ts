@@ -32,8 +32,8 @@ export interface Config {
   redisPrefix: string;
   jobLockMs: number;
   parserConcurrency: number;
-  /** Whether the monolith may run its parser on a worker thread (it does on PostgreSQL and Redis). */
-  parserThread: boolean;
+  /** Whether the monolith runs its parser on a worker thread (only ever on PostgreSQL and Redis); auto: where cores are to spare. */
+  parserThread: "auto" | "on" | "off";
   dataDir: string;
   s3: { endpoint: string; accessKey: string | null; secretKey: string | null; bucket: string; region: string } | null;
   smtp: { port: number; capturePort: number; capturePublicPort: number; maxMessageBytes: number; simDelayMs: number; tls: { certFile: string; keyFile: string } | null };
@@ -117,7 +117,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     redisPrefix: raw.MAILSTOP_REDIS_PREFIX,
     jobLockMs: raw.MAILSTOP_JOB_LOCK_MS,
     parserConcurrency: raw.MAILSTOP_PARSER_CONCURRENCY,
-    parserThread: raw.MAILSTOP_PARSER_THREAD === "auto",
+    parserThread: raw.MAILSTOP_PARSER_THREAD,
     dataDir: raw.MAILSTOP_DATA_DIR,
     s3:
       s3Endpoint === undefined

@@ -16,21 +16,24 @@ describe("planTarget", () => {
   });
 
   it("starts the monolith's modules in dependency order, whatever its engines", () => {
-    for (const env of [{}, { ...ENGINES, MAILSTOP_PARSER_THREAD: "off" }]) {
-      expect(planTarget("all", loadConfig(env)).order).toEqual(["database", "first-start", "object-store", "messaging", "secrets", "parser", "smtp-edge", "waiter", "api", "http-server"]);
+    for (const env of [{}, ENGINES]) {
+      expect(planTarget("all", loadConfig(env), 2).order).toEqual(["database", "first-start", "object-store", "messaging", "secrets", "parser", "smtp-edge", "waiter", "api", "http-server"]);
     }
   });
 
-  it("runs the monolith's parser on a worker thread on PostgreSQL and Redis, whatever the object store, unless MAILSTOP_PARSER_THREAD=off", () => {
+  it("runs the monolith's parser on a worker thread on PostgreSQL and Redis, whatever the object store: with MAILSTOP_PARSER_THREAD=on, or auto on 4 cores or more", () => {
     const threaded = ["database", "first-start", "object-store", "messaging", "secrets", "parser-thread", "smtp-edge", "waiter", "api", "http-server"];
-    expect(planTarget("all", loadConfig(ENGINES)).order).toEqual(threaded);
-    expect(planTarget("all", loadConfig({ DATABASE_URL: ENGINES.DATABASE_URL, REDIS_URL: ENGINES.REDIS_URL })).order).toEqual(threaded);
+    const on = { MAILSTOP_PARSER_THREAD: "on" };
+    expect(planTarget("all", loadConfig({ ...ENGINES, ...on }), 2).order).toEqual(threaded);
+    expect(planTarget("all", loadConfig({ DATABASE_URL: ENGINES.DATABASE_URL, REDIS_URL: ENGINES.REDIS_URL, ...on }), 2).order).toEqual(threaded);
+    expect(planTarget("all", loadConfig(ENGINES), 4).order).toEqual(threaded);
+    expect(planTarget("all", loadConfig(ENGINES), 3).order).toContain("parser");
+    expect(planTarget("all", loadConfig({ ...ENGINES, MAILSTOP_PARSER_THREAD: "off" }), 64).order).toContain("parser");
     // The embedded database and the in-process queues live in the main thread's memory.
-    expect(planTarget("all", loadConfig({ DATABASE_URL: ENGINES.DATABASE_URL })).order).toContain("parser");
-    expect(planTarget("all", loadConfig({ REDIS_URL: ENGINES.REDIS_URL })).order).toContain("parser");
-    expect(planTarget("all", loadConfig({ ...ENGINES, MAILSTOP_PARSER_THREAD: "off" })).order).toContain("parser");
+    expect(planTarget("all", loadConfig({ DATABASE_URL: ENGINES.DATABASE_URL, ...on }), 64).order).toContain("parser");
+    expect(planTarget("all", loadConfig({ REDIS_URL: ENGINES.REDIS_URL, ...on }), 64).order).toContain("parser");
     // A split parser is the parser itself.
-    expect(planTarget("parser", loadConfig({ ...ENGINES, ...SHARED })).order).toContain("parser");
+    expect(planTarget("parser", loadConfig({ ...ENGINES, ...SHARED, ...on }), 64).order).toContain("parser");
   });
 
   it("refuses a split target whose engine is missing, naming the setting", () => {

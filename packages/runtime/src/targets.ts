@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import type { Config } from "@mailstop/config";
 import type { RunnableModule } from "./module";
 import { dependencyOrder } from "./module-graph";
@@ -80,13 +81,23 @@ const OPTIONAL: Partial<Record<Target, ReadonlySet<ModuleName>>> = {
 };
 
 /**
- * Whether the monolith runs its parser on a worker thread: MAILSTOP_PARSER_THREAD allows it and
- * the thread can reach what the parser shares with the rest of the process. The database and
- * the messaging stand-ins live in the main thread's memory (PGlite, in-process queues and bus);
- * the directory object store is files, which a thread opens as well as any process.
+ * Below this many cores, `auto` keeps the parser on the main thread. On the benchmark's 2 cores,
+ * shared with PostgreSQL, Redis and the load, the thread measured no faster on the directory
+ * store and slower on s3rver (which needs the core the thread takes), for 85 MB more
+ * (docs/performance.md "The parser thread on two cores").
  */
-function parsesOnThread(config: Config, embedded: readonly ModuleName[]): boolean {
-  return config.parserThread && !embedded.includes("database") && !embedded.includes("messaging");
+export const PARSER_THREAD_MIN_CORES = 4;
+
+/**
+ * Whether the monolith runs its parser on a worker thread: MAILSTOP_PARSER_THREAD (`auto`:
+ * where `cores` reach PARSER_THREAD_MIN_CORES), and only where the thread can reach what the
+ * parser shares with the rest of the process. The database and the messaging stand-ins live in
+ * the main thread's memory (PGlite, in-process queues and bus); the directory object store is
+ * files, which a thread opens as well as any process.
+ */
+function parsesOnThread(config: Config, embedded: readonly ModuleName[], cores: number): boolean {
+  if (embedded.includes("database") || embedded.includes("messaging")) return false;
+  return config.parserThread === "on" || (config.parserThread === "auto" && cores >= PARSER_THREAD_MIN_CORES);
 }
 
 export interface TargetPlan {
@@ -102,10 +113,10 @@ export interface TargetPlan {
  * target shares state with the fleet's other processes, which stand-ins inside one process
  * cannot do: a missing engine setting is an error naming it, except the optional modules.
  */
-export function planTarget(target: Target, config: Config): TargetPlan {
+export function planTarget(target: Target, config: Config, cores = availableParallelism()): TargetPlan {
   if (target === "all") {
     const embedded = (Object.keys(ENGINE_SETTINGS) as ModuleName[]).filter((name) => !ENGINE_SETTINGS[name]!.configured(config));
-    const names: readonly ModuleName[] = parsesOnThread(config, embedded) ? TARGETS.all.map((name) => (name === "parser" ? "parser-thread" : name)) : TARGETS.all;
+    const names: readonly ModuleName[] = parsesOnThread(config, embedded, cores) ? TARGETS.all.map((name) => (name === "parser" ? "parser-thread" : name)) : TARGETS.all;
     return { order: orderOf(names, target), skipped: [], embedded };
   }
   const skipped: TargetPlan["skipped"] = [];

@@ -10,7 +10,7 @@ const server = useTestServer({
   mail: true,
   // One job at a time, so the thread still has work when it is killed; a dead thread's
   // claimed jobs come back after 1 s instead of 30.
-  env: { MAILSTOP_PARSER_CONCURRENCY: "1", MAILSTOP_JOB_LOCK_MS: "1000" },
+  env: { MAILSTOP_PARSER_THREAD: "on", MAILSTOP_PARSER_CONCURRENCY: "1", MAILSTOP_JOB_LOCK_MS: "1000" },
 });
 
 const storedIn = (inboxId: string) => server.db.selectFrom("messages").select(["subject", "raw_key"]).where("inbox_id", "=", inboxId).execute();
