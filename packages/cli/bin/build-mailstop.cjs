@@ -42,6 +42,13 @@ function packageDirOf(file) {
   throw new Error(`no package.json above ${file}`);
 }
 
+/** Whether the package in `dir` is an ES module package (`"type": "module"`), read once per package. */
+const moduleTypes = new Map();
+function isModulePackage(dir) {
+  if (!moduleTypes.has(dir)) moduleTypes.set(dir, JSON.parse(readFileSync(join(dir, "package.json"), "utf8")).type === "module");
+  return moduleTypes.get(dir);
+}
+
 /** A path from the bundle's directory, as code in the bundle joins it to its `__dirname`. */
 const fromDist = (path) => relative(DIST, path).split(sep).join("/");
 
@@ -64,10 +71,16 @@ const bundlePlugin = {
     }));
 
     // A dependency outside the workspace: required at run time from the package that imports it.
+    // Except from an ES module package (the SDK): Node gives its `import x from "dep"` the
+    // dependency's ESM build, while a require here would give the CommonJS build, whose
+    // `default` differs (openapi-fetch's is `exports.default`, not the module): those
+    // dependencies are bundled from their ESM build, as Node would load them.
     build.onResolve({ filter: /^[^./]/ }, (args) => {
       if (BUILTINS.has(args.path) || args.path.startsWith("@mailstop/") || args.path === BUNDLE_MODULE) return undefined;
       if (args.importer === "" || args.namespace !== "file") return undefined;
-      return { path: `${fromDist(packageDirOf(args.importer))}|${args.path}`, namespace: "mailstop-dependency" };
+      const packageDir = packageDirOf(args.importer);
+      if (isModulePackage(packageDir)) return undefined;
+      return { path: `${fromDist(packageDir)}|${args.path}`, namespace: "mailstop-dependency" };
     });
     build.onLoad({ filter: /.*/, namespace: "mailstop-dependency" }, (args) => {
       const [packageDir, specifier] = args.path.split("|");
