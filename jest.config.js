@@ -32,6 +32,13 @@ const BOTH_WORLDS = [
   "<rootDir>/packages/cli/src/resources.int.test.ts",
 ];
 
+/**
+ * Files named `*.engines.int.test.ts` run only in the `integration` project: every test in them
+ * needs the real engines in this process (instances sharing a Redis, a Redis or database of the
+ * file's own to break), so in the other worlds they could only be skipped.
+ */
+const ENGINES_ONLY = "\\.engines\\.int\\.test\\.ts$";
+
 /** The end-to-end files the split fleet runs: everything a client can do over HTTP and SMTP. */
 const FLEET = ["<rootDir>/packages/api/src/**/*.int.test.ts", "<rootDir>/packages/smtp-edge/src/smtp-edge.int.test.ts"];
 
@@ -57,6 +64,7 @@ module.exports = {
       ...shared,
       displayName: "embedded",
       testMatch: BOTH_WORLDS,
+      testPathIgnorePatterns: ["/node_modules/", ENGINES_ONLY],
       setupFiles: ["<rootDir>/packages/testkit/src/embedded-world.setup.ts"],
       globalSetup: "<rootDir>/packages/testkit/src/embedded-global-setup.ts",
       globalTeardown: "<rootDir>/packages/testkit/src/embedded-global-teardown.ts",
@@ -65,6 +73,7 @@ module.exports = {
       ...shared,
       displayName: "fleet",
       testMatch: FLEET,
+      testPathIgnorePatterns: ["/node_modules/", ENGINES_ONLY],
       setupFiles: ["<rootDir>/packages/testkit/src/fleet-world.setup.ts"],
       globalSetup: "<rootDir>/packages/testkit/src/fleet-global-setup.ts",
       globalTeardown: "<rootDir>/packages/testkit/src/fleet-global-teardown.ts",

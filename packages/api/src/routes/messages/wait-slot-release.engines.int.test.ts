@@ -1,13 +1,14 @@
 import { once } from "node:events";
 import { createLogger } from "@mailstop/logging";
 import { createRedis } from "@mailstop/messaging";
-import { type TestRedis, describeWithEngines, startTestRedis, uniqueTag, useTestServer } from "@mailstop/testkit";
+import { type TestRedis, startTestRedis, uniqueTag, useTestServer } from "@mailstop/testkit";
 
 // A wait takes a concurrency slot, then subscribes to its inbox's arrivals. When the subscribe
 // fails, the slot must go back: a slot kept would be renewed for as long as the waiter runs,
-// and the project would hold one wait fewer across the fleet.
+// and the project would hold one wait fewer across the fleet. Real engines in this process
+// only (`.engines.int.test.ts`): a Redis of the file's own whose ACL refuses pub/sub.
 
-describeWithEngines("a wait whose subscribe fails", "it needs a Redis of its own whose ACL refuses pub/sub", () => {
+describe("a wait whose subscribe fails", () => {
   let redis: TestRedis;
   let url: URL;
 

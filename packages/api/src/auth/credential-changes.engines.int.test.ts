@@ -6,8 +6,6 @@ import {
   type TestRedis,
   type TestServer,
   TEST_ADMIN_TOKEN,
-  describeInProcess,
-  describeWithEngines,
   eventually,
   expectError,
   keyRequest,
@@ -22,6 +20,9 @@ import {
 // each process keeps the keys it used, and forgets them when a change is announced on the bus.
 // A revoked key, a suspended organisation or changed limits take effect on every instance
 // within a second of the admin call's answer; with the bus away, nothing is served from it.
+// Real engines in this process only (`.engines.int.test.ts`, see jest.config.js): two api
+// instances share PostgreSQL and Redis, a Redis of the file's own is killed, and the database
+// is changed behind the API's back.
 
 const PROPAGATION_MS = 1000;
 const MISSING_MESSAGE = "msg_00000000000000000000000000";
@@ -77,7 +78,7 @@ function twoInstances(redis: () => { url?: string }) {
   return { first: () => instances[0]!, second: () => instances[1]! };
 }
 
-describeWithEngines("the API-key cache across two api instances", "two api processes sharing PostgreSQL and Redis", () => {
+describe("the API-key cache across two api instances", () => {
   const { first, second } = twoInstances(() => ({}));
 
   it("refuses a key revoked on one instance on the other within a second of the revoke's answer", async () => {
@@ -134,7 +135,7 @@ describeWithEngines("the API-key cache across two api instances", "two api proce
   });
 });
 
-describeWithEngines("the API-key cache while the bus is away", "it kills a Redis of its own under two api instances", () => {
+describe("the API-key cache while the bus is away", () => {
   let redis: TestRedis;
   beforeAll(async () => {
     redis = await startTestRedis();
@@ -181,7 +182,7 @@ describeWithEngines("the API-key cache while the bus is away", "it kills a Redis
   }, 60_000);
 });
 
-describeInProcess("the API-key cache's lifetime", "it changes the database behind the API's back", () => {
+describe("the API-key cache's lifetime", () => {
   const server = useTestServer({ project: false });
 
   it("holds a key for at most 5 s: a revocation written straight into the database (announced to no one) is refused once that has passed", async () => {
