@@ -3,8 +3,9 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Fleet, startFleet } from "@mailstop/deploy";
-import { Client } from "pg";
+import { Redis } from "ioredis";
 import { call } from "../lib/api";
+import { deleteRedisKeys, onPostgres } from "../lib/engines";
 import { type Child, freePort, startChild, waitForPort } from "../lib/proc";
 import { type ApiTarget, BENCH_SERVER_ENV } from "./mailstop";
 
@@ -36,25 +37,13 @@ export async function startMailstopFleet(options: { logDir: string; databaseServ
     await fleet?.stop().catch(() => undefined);
     await s3?.stop(10_000).catch(() => undefined);
     await rm(s3Directory, { recursive: true, force: true });
-    const pg = new Client({ connectionString: `${options.databaseServer}/postgres` });
-    await pg.connect();
-    await pg.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`).finally(() => pg.end());
-    const { Redis } = await import("ioredis");
-    const redis = new Redis(options.redisUrl, { maxRetriesPerRequest: 2 });
-    let cursor = "0";
-    do {
-      const [next, keys] = await redis.scan(cursor, "MATCH", `${redisPrefix}*`, "COUNT", 1000);
-      if (keys.length > 0) await redis.del(...keys);
-      cursor = next;
-    } while (cursor !== "0");
-    redis.disconnect();
+    await onPostgres(options.databaseServer, `DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+    await deleteRedisKeys(new Redis(options.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 2 }), redisPrefix);
   }
 
   try {
     // `mailstop migrate` (the fleet's first step, as compose's) expects the database to exist.
-    const pg = new Client({ connectionString: `${options.databaseServer}/postgres` });
-    await pg.connect();
-    await pg.query(`CREATE DATABASE ${database}`).finally(() => pg.end());
+    await onPostgres(options.databaseServer, `CREATE DATABASE ${database}`);
     s3 = startChild("mailstop-fleet-s3rver", process.execPath, ["--import", "tsx", S3_SERVER, String(s3Port), s3Directory], { logDir: options.logDir });
     await waitForPort(s3, s3Port);
     fleet = await startFleet({

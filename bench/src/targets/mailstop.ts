@@ -3,8 +3,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Redis } from "ioredis";
-import { Client } from "pg";
 import { call } from "../lib/api";
+import { deleteRedisKeys, onPostgres } from "../lib/engines";
 import { type Child, freePort, startChild, waitForHttp, waitForPort } from "../lib/proc";
 import type { Destination, Target, TargetName } from "./target";
 
@@ -115,22 +115,9 @@ export async function startMailstop(options: MailstopOptions): Promise<MailstopT
   async function cleanUp(): Promise<void> {
     for (const child of children.reverse()) await child.stop(10_000).catch(() => undefined);
     await rm(s3Directory, { recursive: true, force: true });
-    const pg = new Client({ connectionString: `${options.databaseServer}/postgres` });
-    await pg.connect();
-    if (options.keepDatabase) {
-      await pg.end();
-      process.stderr.write(`bench: kept database ${options.databaseServer}/${database}; drop it when done\n`);
-    } else {
-      await pg.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`).finally(() => pg.end());
-    }
-    await redis.connect().catch(() => undefined);
-    let cursor = "0";
-    do {
-      const [next, keys] = await redis.scan(cursor, "MATCH", `${redisPrefix}*`, "COUNT", 1000);
-      if (keys.length > 0) await redis.del(...keys);
-      cursor = next;
-    } while (cursor !== "0");
-    redis.disconnect();
+    if (options.keepDatabase) process.stderr.write(`bench: kept database ${options.databaseServer}/${database}; drop it when done\n`);
+    else await onPostgres(options.databaseServer, `DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+    await deleteRedisKeys(redis, redisPrefix);
   }
 
   try {
