@@ -13,6 +13,15 @@ const createInbox = (tag = uniqueTag("read"), owner = server.project) => server.
 const deliver = async (inbox: { id: string; address: string }, mail: { subject: string; text?: string; html?: string; attachments?: { filename: string; content: Buffer; contentType: string }[] }) =>
   (await server.deliver(inbox, { from: '"Acme" <noreply@acme.example>', ...mail })).id;
 
+/**
+ * Sends a raw multipart message whose one attachment has exactly `headers` (names and
+ * dispositions nodemailer would rewrite) and `body`.
+ */
+const sendWithAttachment = (to: string, subject: string, headers: string[], body: string) => {
+  const raw = ["From: a@b.test", `To: ${to}`, `Subject: ${subject}`, 'Content-Type: multipart/mixed; boundary="b"', "", "--b", "Content-Type: text/plain", "", "see attached", "--b", ...headers, "", body, "--b--", ""].join("\r\n");
+  return server.send({ envelope: { from: "a@b.test", to: [to] }, raw });
+};
+
 describe("GET /v1/messages/{id}", () => {
   describe("200", () => {
     it("returns the documented message view with the text slice", async () => {
@@ -219,25 +228,7 @@ describe("GET /v1/messages/{id}/attachments/{attachmentId}", () => {
     const subject = `Hostile name ${newId("message")}`;
     // RFC 2231 keeps the name's NUL, CR, LF and right-to-left override through transport.
     const hostile = `..\\../invoice\u202Efdp\r\n\u0000${"x".repeat(10_000)}.exe`;
-    const raw = [
-      "From: a@b.test",
-      `To: ${inbox.address}`,
-      `Subject: ${subject}`,
-      'Content-Type: multipart/mixed; boundary="b"',
-      "",
-      "--b",
-      "Content-Type: text/plain",
-      "",
-      "see attached",
-      "--b",
-      "Content-Type: application/octet-stream",
-      `Content-Disposition: attachment; filename*=utf-8''${encodeURIComponent(hostile)}`,
-      "",
-      "bytes",
-      "--b--",
-      "",
-    ].join("\r\n");
-    await server.send({ envelope: { from: "a@b.test", to: [inbox.address] }, raw });
+    await sendWithAttachment(inbox.address, subject, ["Content-Type: application/octet-stream", `Content-Disposition: attachment; filename*=utf-8''${encodeURIComponent(hostile)}`], "bytes");
     const row = await server.stored(inbox.id, subject);
     const stored = await server.db.selectFrom("attachments").select("filename").where("message_id", "=", row.id).executeTakeFirstOrThrow();
     expect(stored.filename).toBe(hostile.replace("\u0000", "\uFFFD"));
@@ -254,26 +245,8 @@ describe("GET /v1/messages/{id}/attachments/{attachmentId}", () => {
   it("answers redirect=false with the signed URL as JSON; the download is always an attachment, nosniff and sandboxed when mailstop serves it", async () => {
     const inbox = await createInbox();
     const page = Buffer.from("<script>alert(1)</script>");
-    const raw = [
-      "From: a@b.test",
-      `To: ${inbox.address}`,
-      `Subject: Unnamed ${newId("message")}`,
-      'Content-Type: multipart/mixed; boundary="b"',
-      "",
-      "--b",
-      "Content-Type: text/plain",
-      "",
-      "see attached",
-      "--b",
-      "Content-Type: text/html",
-      "Content-Disposition: attachment",
-      "",
-      page.toString(),
-      "--b--",
-      "",
-    ].join("\r\n");
-    const subject = /Subject: (.*)/.exec(raw)![1]!;
-    await server.send({ envelope: { from: "a@b.test", to: [inbox.address] }, raw });
+    const subject = `Unnamed ${newId("message")}`;
+    await sendWithAttachment(inbox.address, subject, ["Content-Type: text/html", "Content-Disposition: attachment"], page.toString());
     const row = await server.stored(inbox.id, subject);
     const view = (await get(`/v1/messages/${row.id}`)).json;
     expect(view.attachments).toEqual([expect.objectContaining({ filename: null, content_type: "text/html" })]);
