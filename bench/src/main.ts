@@ -8,7 +8,8 @@
  * MailDev: the peer; Postfix delivering to a Maildir, a real MTA, where it is installed and the
  * bench runs as root), runs every scenario against each in one run, prints one table and writes
  * it to bench/results/ as JSON and Markdown. `--quick` runs each scenario briefly and checks
- * only that it runs (CI). `--profile` writes a V8 CPU profile of the mailstop process.
+ * only that it runs (CI). `--profile` writes a V8 CPU profile of the mailstop process (and of
+ * the embedded column's, under profiles/embedded).
  */
 import { execSync } from "node:child_process";
 import { mkdir, writeFile } from "node:fs/promises";
@@ -123,7 +124,7 @@ async function main(): Promise<void> {
   const logDir = join(resultsDir, "logs");
   await mkdir(logDir, { recursive: true });
   const profileDir = args.profile ? join(resultsDir, "profiles") : undefined;
-  if (profileDir) await mkdir(profileDir, { recursive: true });
+  if (profileDir) await mkdir(join(profileDir, "embedded"), { recursive: true });
 
   log(`${mode} run; starting mailstop (PostgreSQL, Redis, s3rver; the directory store; embedded; the split fleet), the ceiling, the durable floor and MailDev (logs in ${logDir})`);
   const engines = { logDir, databaseServer: databaseServer(), redisUrl: process.env.REDIS_URL ?? "redis://127.0.0.1:6379" };
@@ -134,7 +135,8 @@ async function main(): Promise<void> {
     startMaildev(logDir),
     ...(args.targets.has("ceiling") ? [startSink("ceiling", logDir)] : []),
     ...(args.targets.has("floor") ? [startSink("floor", logDir)] : []),
-    ...(args.targets.has("mailstop-embedded") ? [startMailstop({ ...engines, objectStore: "embedded" })] : []),
+    // Profiled too, into a directory of its own (its phases would overwrite the first column's files).
+    ...(args.targets.has("mailstop-embedded") ? [startMailstop({ ...engines, objectStore: "embedded", cpuProfileDir: profileDir && join(profileDir, "embedded") })] : []),
     ...(args.targets.has("mailstop-fleet") ? [startMailstopFleet(engines)] : []),
   ]);
   const targets: Target[] = started.flatMap((s) => (s.status === "fulfilled" ? [s.value] : []));
