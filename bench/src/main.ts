@@ -70,8 +70,8 @@ const PLANS = {
     heldWaits: { waits: 200, inboxes: 10 },
     heldStreams: { streams: 200, inboxes: 10, arrivals: 2 },
     readsS: 1,
-    limitsCost: { rate: 100, durationS: 1, warmUpS: 1, rounds: 1 },
-    metricsCost: { rate: 100, smtpRate: 20, durationS: 1, warmUpS: 1, rounds: 1 },
+    limitsCost: { rate: 100, durationS: 0.5, warmUpS: 0.5, rounds: 1 },
+    metricsCost: { rate: 100, smtpRate: 20, durationS: 0.5, warmUpS: 0.5, rounds: 1 },
     laptop: { idleS: 3, helpRuns: 2 },
   },
 } as const;

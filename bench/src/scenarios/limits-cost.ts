@@ -17,10 +17,10 @@ export type LimitsCostResult = CostResult<Variant>;
 export async function limitsCost(target: MailstopTarget, options: CostOptions): Promise<LimitsCostResult> {
   const run = Date.now().toString(36);
   const [plain, limited] = [await costProject(target, `cost.${run}-plain`, false, 20), await costProject(target, `cost.${run}-limited`, true, 20)];
-  const servers: Record<"api" | "waiter", Record<"on" | "off", ServerProcess>> = {
-    api: { on: await target.startSplit("api"), off: await target.startSplit("api", { MAILSTOP_RATE_LIMITS: "off" }) },
-    waiter: { on: await target.startSplit("waiter"), off: await target.startSplit("waiter", { MAILSTOP_RATE_LIMITS: "off" }) },
-  };
+  // Started side by side: nothing is measured until all four answer.
+  const off = { MAILSTOP_RATE_LIMITS: "off" };
+  const [apiOn, apiOff, waiterOn, waiterOff] = await Promise.all([target.startSplit("api"), target.startSplit("api", off), target.startSplit("waiter"), target.startSplit("waiter", off)]);
+  const servers: Record<"api" | "waiter", Record<"on" | "off", ServerProcess>> = { api: { on: apiOn, off: apiOff }, waiter: { on: waiterOn, off: waiterOff } };
   const setup = (limiter: "on" | "off", project: CostSetup["project"]): CostSetup => ({ api: servers.api[limiter], waiter: servers.waiter[limiter], project });
   return measureCost(
     VARIANTS,

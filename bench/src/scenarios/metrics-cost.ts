@@ -18,11 +18,11 @@ export async function metricsCost(target: MailstopTarget, options: CostOptions):
   const tag = `metrics.${Date.now().toString(36)}`;
   const project = await costProject(target, tag, false, 20);
   const sink = await call<{ address: string }>(target.url, project.apiKey, "POST", "/v1/inboxes", { tag: `${tag}-smtp` });
-  const setup = async (env: Record<string, string>) => ({
-    api: await target.startSplit("api", env),
-    waiter: await target.startSplit("waiter", env),
-    edge: { smtpPort: (await target.startEdge(env)).smtpPort, to: sink.address },
-    project,
-  });
-  return measureCost(METRICS_VARIANTS, { without: await setup({ MAILSTOP_METRICS: "off" }), with: await setup({}) }, options);
+  const setup = async (env: Record<string, string>) => {
+    const [api, waiter, edge] = await Promise.all([target.startSplit("api", env), target.startSplit("waiter", env), target.startEdge(env)]);
+    return { api, waiter, edge: { smtpPort: edge.smtpPort, to: sink.address }, project };
+  };
+  // Started side by side: nothing is measured until all six answer.
+  const [without, withMetrics] = await Promise.all([setup({ MAILSTOP_METRICS: "off" }), setup({})]);
+  return measureCost(METRICS_VARIANTS, { without, with: withMetrics }, options);
 }

@@ -135,7 +135,7 @@ export async function startMailstop(options: MailstopOptions): Promise<MailstopT
     /**
      * Starts `mailstop serve --target <role>` through the `mailstop` binary (what the image and
      * the fleet run: tsx's require hook, no loader thread) with the probe preloaded, once it
-     * answers /health.
+     * answers /health (and, with an SMTP port, once that listens).
      */
     async function spawnServer(role: ServerProcess["role"], ports: { http: number; probe: number; smtp?: number; capture?: number }, extraEnv: Record<string, string> = {}) {
       const nodeArgs = ["--require", PROBE];
@@ -163,6 +163,7 @@ export async function startMailstop(options: MailstopOptions): Promise<MailstopT
       children.push(child);
       const origin = `http://127.0.0.1:${ports.http}`;
       await waitForHttp(child, `${origin}/health`, 120_000);
+      if (ports.smtp) await waitForPort(child, ports.smtp, 60_000);
       const processOf: ServerProcess = {
         role,
         url: origin,
@@ -188,7 +189,6 @@ export async function startMailstop(options: MailstopOptions): Promise<MailstopT
     }
 
     const server = await spawnServer("all", { http: httpPort, probe: probePort, smtp: smtpPort, capture: capturePort });
-    await waitForPort(children[children.length - 1]!, smtpPort, 60_000);
     const url = server.url;
 
     const project = await call<{ project_id: string; project_key: string; api_key: string }>(url, adminToken, "POST", "/admin/v1/bootstrap", {
@@ -238,7 +238,6 @@ export async function startMailstop(options: MailstopOptions): Promise<MailstopT
         const [ops, probe, smtp, capture] = [await freePort(), await freePort(), await freePort(), await freePort()];
         // The operations listener answers /health, which spawnServer waits for on the "http" port.
         const edge = await spawnServer("smtp-edge", { http: ops, probe, smtp, capture }, { MAILSTOP_OPS_PORT: String(ops), ...env });
-        await waitForPort(children[children.length - 1]!, smtp, 60_000);
         return { ...edge, smtpPort: smtp };
       },
       admin: (method, path, body) => call(url, adminToken, method, path, body),
