@@ -2,6 +2,7 @@ import { mkdirSync } from "node:fs";
 import { Kysely } from "kysely";
 import type { Db } from "./database";
 import { templateFor } from "./embedded-template";
+import { PGliteSimpleQueries } from "./pglite-simple-queries";
 import type { Database } from "./tables";
 
 /**
@@ -26,7 +27,8 @@ class EmbeddedKysely extends Kysely<Database> {
     private readonly pglite: import("@electric-sql/pglite").PGlite,
     PGliteDialect: typeof import("kysely-pglite-dialect").PGliteDialect,
   ) {
-    super({ dialect: new PGliteDialect(pglite) });
+    // The dialect calls only query() and close(), which PGliteSimpleQueries provides.
+    super({ dialect: new PGliteDialect(new PGliteSimpleQueries(pglite) as unknown as import("@electric-sql/pglite").PGlite) });
   }
 
   override async destroy(): Promise<void> {
@@ -39,7 +41,7 @@ class EmbeddedKysely extends Kysely<Database> {
  * The embedded stand-in for PostgreSQL: PGlite (PostgreSQL compiled to WebAssembly) in this
  * process, keeping its files under `directory` (or in memory when null). The same migrations
  * and queries run on it; kysely-pglite-dialect serialises every query and transaction onto
- * its single connection. A new database starts from the install's pre-built template when
+ * its single connection, each sent as one simple query (pglite-simple-queries.ts). A new database starts from the install's pre-built template when
  * there is one for today's schema (embedded-template.ts), else from initdb.
  */
 export function createEmbeddedDatabase(directory: string | null, templateDir?: string): Db {
