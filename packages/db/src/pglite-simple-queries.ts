@@ -18,10 +18,6 @@ import type { PGlite, Results } from "@electric-sql/pglite";
 export class PGliteSimpleQueries {
   constructor(private readonly pglite: PGlite) {}
 
-  get closed(): boolean {
-    return this.pglite.closed;
-  }
-
   async query<T>(sql: string, parameters: readonly unknown[] = []): Promise<Results<T>> {
     const text = parameters.length === 0 ? sql : inlineParameters(sql, parameters);
     if (text === null) return this.pglite.query<T>(sql, [...parameters]);
