@@ -1,4 +1,4 @@
-import type { HttpContribution } from "@mailstop/http";
+import { type HttpContribution, heldRoute } from "@mailstop/http";
 import { adminDocument, publicDocument } from "@mailstop/openapi";
 import type { ApiDeps, WaiterDeps } from "./deps";
 import { blockRecipientRoute } from "./routes/admin/block-recipient.route";
@@ -117,10 +117,11 @@ export function apiHttpContributions(deps: ApiDeps): HttpContribution[] {
 }
 
 /**
- * What the waiter service adds to the HTTP listener: the blocking wait and the event stream.
- * Called once per waiter, it builds what that waiter's waits share.
+ * What the waiter service adds to the HTTP listener: the blocking wait and the event stream,
+ * both held routes (served below express's router: a waiter holds thousands of each). Called
+ * once per waiter, it builds what that waiter's waits share.
  */
 export function waiterHttpContributions(deps: WaiterDeps): HttpContribution[] {
   const checks = new ArrivalChecks(deps.db);
-  return [{ document: publicDocument(), routes: [waitRoute(deps, checks), streamInboxEventsRoute(deps)] }];
+  return [{ document: publicDocument(), routes: [heldRoute(waitRoute(deps, checks)), heldRoute(streamInboxEventsRoute(deps))] }];
 }

@@ -1,5 +1,6 @@
 import { IncomingMessage, type Server, ServerResponse, createServer } from "node:http";
 import type { Express } from "express";
+import type { HeldRoutes } from "./held-routes";
 
 /**
  * The HTTP server of an express app, whose requests and responses are constructed on the
@@ -16,8 +17,10 @@ import type { Express } from "express";
  * rather than plain constructor functions: V8 sizes a class instance for the properties its
  * constructors add, where a function that only forwards to Node's leaves them all
  * out of the object, past the limit at which it turns the object into a dictionary.
+ *
+ * The requests of `held` routes are served by it, never reaching express's router.
  */
-export function createHttpServer(app: Express): Server {
+export function createHttpServer(app: Express, held: HeldRoutes | null = null): Server {
   class AppRequest extends IncomingMessage {}
   class AppResponse extends ServerResponse {}
   Object.setPrototypeOf(AppRequest.prototype, app.request);
@@ -25,5 +28,9 @@ export function createHttpServer(app: Express): Server {
   // They now carry express's request and response methods, which the types cannot follow.
   app.request = AppRequest.prototype as unknown as Express["request"];
   app.response = AppResponse.prototype as unknown as Express["response"];
-  return createServer({ IncomingMessage: AppRequest, ServerResponse: AppResponse }, app);
+  const options = { IncomingMessage: AppRequest, ServerResponse: AppResponse };
+  if (held === null) return createServer(options, app);
+  return createServer(options, (req, res) => {
+    if (!held.serve(req, res)) app(req, res);
+  });
 }

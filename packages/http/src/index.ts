@@ -1,10 +1,11 @@
 export type { AuthContext } from "./auth-context";
 export { authenticate, bearerToken } from "./authenticate";
 export { ApiKeyCache, type ApiKeyLookup, type ApiKeyLoader, KEY_CACHE_TTL_MS } from "./api-key-cache";
-export { defineRoute, defineOpenRoute, EncodedJson, type RouteDefinition, type RouteContext, type OpenRouteContext, type BodyOf, type QueryOf, type ReplyOf } from "./route";
-export { mountRoutes, type RouteSet, type MountOptions } from "./mount-routes";
+export { defineRoute, defineOpenRoute, heldRoute, EncodedJson, type RouteDefinition, type RouteContext, type OpenRouteContext, type BodyOf, type QueryOf, type ReplyOf } from "./route";
+export { mountRoutes, type OperationHandler, type RouteSet, type MountOptions } from "./mount-routes";
 export type { RateLimitSettings } from "./rate-limit";
-export { createHttpApp, type HttpContribution, JSON_BODY_LIMIT } from "./create-http-app";
+export { createHttpApp, type HttpApp, type HttpContribution, JSON_BODY_LIMIT } from "./create-http-app";
+export { HeldRoutes } from "./held-routes";
 export type { RequestObserver } from "./access-log";
 export { createHttpServer } from "./create-http-server";
 export { requestIdOf } from "./request-id";

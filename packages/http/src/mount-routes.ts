@@ -1,8 +1,9 @@
-import type { Request, Router } from "express";
+import type { Request, Response, Router } from "express";
 import { MailstopError, secretMatchesHash, sha256 } from "@mailstop/core";
 import type { Db } from "@mailstop/db";
 import { type OpenApiDocument, buildValidators } from "@mailstop/openapi";
 import { enforceAllowance } from "./allowance";
+import type { HeldRoutes } from "./held-routes";
 import type { ApiKeyLookup } from "./api-key-cache";
 import { authenticate, authenticateKeyOrStreamToken, bearerToken } from "./authenticate";
 import { rethrowBodyError } from "./json-body";
@@ -23,8 +24,7 @@ export interface MountOptions {
   region: "us" | "eu";
   /** The operator token; admin routes are mounted only when it is set. */
   adminToken: string | null;
-  /** The per-key request buckets of the keyed routes (docs/decisions.md "Rate limits"). */
-  /** The keyed routes' request buckets; null when the operator turned rate limits off. */
+  /** The keyed routes' request buckets (docs/decisions.md "Rate limits"); null when the operator turned rate limits off. */
   rateLimits: RateLimitSettings | null;
 }
 
@@ -35,12 +35,16 @@ function adminGuard(adminToken: string): (req: Request) => void {
   };
 }
 
+/** One operation's whole answer to a request: authentication, rate limit, validation, the handler and its reply. Rejects with what the error envelope reports. */
+export type OperationHandler = (req: Request, res: Response) => Promise<void>;
+
 /**
- * Registers every route of `set` on `router`. Each request is authenticated, then counted
- * against its key's rate limit, then validated against the document, then handled; a route whose access does not match its document
- * fails here, at start-up, not on a request.
+ * Registers every route of `set`: a held one (a blocking wait, an event stream) in `held`, which
+ * serves it below express's router, every other one on `router`. Each request is authenticated,
+ * then counted against its key's rate limit, then validated against the document, then handled;
+ * a route whose access does not match its document fails here, at start-up, not on a request.
  */
-export function mountRoutes(router: Router, set: RouteSet, options: MountOptions): void {
+export function mountRoutes(router: Router, set: RouteSet, options: MountOptions, held: HeldRoutes | null = null): void {
   const validators = buildValidators(set.document);
   const checkAdmin = options.adminToken === null ? null : adminGuard(options.adminToken);
 
@@ -56,7 +60,7 @@ export function mountRoutes(router: Router, set: RouteSet, options: MountOptions
     const limitRate = rateLimitCheck(options.rateLimits, spec, keyed);
     const authOptions = { region: options.region, requiredScope: spec.scope ?? null };
 
-    router[spec.method](spec.expressPath, async (req, res) => {
+    const handle: OperationHandler = async (req, res) => {
       // The route's label in the metrics (see routeOf).
       res.locals.operationId = route.operationId;
       const auth =
@@ -81,6 +85,8 @@ export function mountRoutes(router: Router, set: RouteSet, options: MountOptions
         return;
       }
       res.status(reply.status).json(reply.body);
-    });
+    };
+    if (route.held === true && held !== null) held.add(spec.method, spec.expressPath, handle);
+    else router[spec.method](spec.expressPath, handle);
   }
 }

@@ -58,6 +58,11 @@ export interface RouteDefinition {
    * token in `?token=` (the event stream); `none`: meta routes; `admin`: the admin token.
    */
   access: "api-key" | "api-key-or-stream-token" | "none" | "admin";
+  /**
+   * The request holds its connection for seconds or hours (a blocking wait, an event stream),
+   * thousands at a time: served below express's router (see HeldRoutes).
+   */
+  held?: true;
   handle(ctx: UntypedRouteContext): Promise<Reply>;
 }
 
@@ -86,4 +91,9 @@ export function defineOpenRoute<Ops>(access: "none" | "admin") {
     operationId: Id,
     handle: (ctx: OpenRouteContext<Ops[Id]>) => Promise<ReplyOf<Ops[Id]> | undefined>,
   ): RouteDefinition => ({ operationId, access, handle: handle as unknown as RouteDefinition["handle"] });
+}
+
+/** `route`, marked as one that holds its connection (see RouteDefinition.held). */
+export function heldRoute(route: RouteDefinition): RouteDefinition {
+  return { ...route, held: true };
 }

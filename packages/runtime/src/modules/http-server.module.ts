@@ -78,7 +78,7 @@ export const httpServerModule = defineModule({
             if (apiRoutes) mountMcp(app, { keys, region: config.region, origins });
           },
         };
-        const app = createHttpApp({
+        const { app, held } = createHttpApp({
           db,
           keys,
           region: config.region,
@@ -88,7 +88,7 @@ export const httpServerModule = defineModule({
           observeRequest: (route, method, status, seconds) => metrics.observeRequest(route, method, status, seconds),
           contributions: [health, ...(downloadRoutes ?? []), ...(waiterRoutes ?? []), ...(apiRoutes ?? [])],
         });
-        const listener = createHttpServer(app).listen(config.http.port, config.host);
+        const listener = createHttpServer(app, held).listen(config.http.port, config.host);
         server = listener;
         await once(listener, "listening");
         const address = listener.address() as AddressInfo;
