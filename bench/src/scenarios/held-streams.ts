@@ -42,6 +42,7 @@ export async function heldStreams(target: MailstopTarget, options: { streams: nu
   const inboxes = await Promise.all(Array.from({ length: options.inboxes }, (_, i) => target.createInbox(`streams.${run}-${i}`)));
   await via.collectGarbage();
   const rssIdleBytes = rssOf(via.pid);
+  await via.heapSnapshot("held-streams-idle");
   const agent = unpooledAgent();
   const streams: Stream[] = [];
   const started = performance.now();
@@ -71,6 +72,7 @@ export async function heldStreams(target: MailstopTarget, options: { streams: nu
   await sleep(1000);
   await via.collectGarbage();
   const rssHeldBytes = rssOf(via.pid);
+  await via.heapSnapshot("held-streams-held");
 
   const smtp = await SmtpClient.connect(target.smtpPort);
   const delays: number[] = [];

@@ -37,6 +37,7 @@ export async function heldWaits(target: MailstopTarget, options: { waits: number
   const slotsBefore = await target.redis.zcard(slotsKey);
   await via.collectGarbage();
   const rssIdleBytes = rssOf(via.pid);
+  await via.heapSnapshot("held-waits-idle");
   const agent = unpooledAgent();
   // Settled at once, so a wait that fails (a reset connection) is counted, never an unhandled rejection.
   const responses: Array<Promise<{ status: number; body: { status: string }; at: number }>> = [];
@@ -73,6 +74,7 @@ export async function heldWaits(target: MailstopTarget, options: { waits: number
   const probe = await via.probe();
   await via.collectGarbage();
   const rssHeldBytes = rssOf(via.pid);
+  await via.heapSnapshot("held-waits-held");
 
   const pool = await openPool(target.smtpPort, 10);
   return via.profilePhase("held-waits-wake", async () => {

@@ -31,6 +31,13 @@ if (port && isMainThread) {
       });
       return true;
     }
+    // /heap-snapshot?file=…: what the process holds, object by object (the held-waits and
+    // held-streams scenarios take one idle and one while held; bench/src/tools/heap-diff.ts).
+    if (url.pathname === "/heap-snapshot") {
+      require("node:v8").writeHeapSnapshot(url.searchParams.get("file"));
+      response.end("{}");
+      return true;
+    }
     return false;
   };
   // /gc: a full collection before a memory reading, so RSS shows what is held, not garbage

@@ -41,6 +41,8 @@ export interface ServerProcess {
   collectGarbage(): Promise<void>;
   /** With --profile: a CPU profile of the process during `phase` only. */
   profilePhase<T>(phase: string, body: () => Promise<T>): Promise<T>;
+  /** With --profile: a heap snapshot of the process now, named `name`. */
+  heapSnapshot(name: string): Promise<void>;
 }
 
 /** The split targets the bench runs beside the monolith, on its engines. */
@@ -183,6 +185,11 @@ export async function startMailstop(options: MailstopOptions): Promise<MailstopT
             const file = join(options.cpuProfileDir, `${phase}.${role}.cpuprofile`);
             await fetch(`http://127.0.0.1:${ports.probe}/profile/stop?file=${encodeURIComponent(file)}`);
           }
+        },
+        async heapSnapshot(name) {
+          if (!options.cpuProfileDir) return;
+          const file = join(options.cpuProfileDir, `${name}.${role}.heapsnapshot`);
+          await fetch(`http://127.0.0.1:${ports.probe}/heap-snapshot?file=${encodeURIComponent(file)}`);
         },
       };
       return processOf;

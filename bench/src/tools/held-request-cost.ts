@@ -1,8 +1,10 @@
 /**
- * What one held HTTP request costs a server, in RSS and heap, on node:http alone and on
- * express 5 behind a middleware chain shaped like mailstop's (a request id, security headers,
- * an access-log listener, a JSON body parser, 40 other routes): the measure behind issue 22's
- * "a lean path for held connections" (docs/performance.md). Each server runs in a process of its
+ * What one held HTTP request costs a server, in RSS and heap, on node:http alone, on express 5
+ * behind a middleware chain shaped like mailstop's (a request id, security headers, an
+ * access-log listener, a JSON body parser, 40 other routes), and `lean`: the same middlewares
+ * called in order on node:http without express's router, as mailstop's held routes are
+ * (packages/http/src/held-routes.ts). The measure behind issue 22's "a lean path for held
+ * connections" (docs/performance.md). Each server runs in a process of its
  * own and holds `count` POST requests that never get an answer, as a held wait does; the
  * figures are the growth after a forced GC, divided by `count`.
  * Usage: node --import tsx bench/src/tools/held-request-cost.ts [count]
@@ -12,7 +14,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import express from "express";
 
-type Mode = "node:http" | "express";
+type Mode = "node:http" | "express" | "lean";
 
 function serve(mode: Mode): void {
   const held: unknown[] = [];
@@ -28,6 +30,17 @@ function serve(mode: Mode): void {
       let body = "";
       req.on("data", (chunk: Buffer) => (body += chunk));
       req.on("end", () => held.push({ res, body: JSON.parse(body) as unknown, auth: req.headers.authorization }));
+    };
+  } else if (mode === "lean") {
+    const parse = express.json();
+    handler = (req, res) => {
+      if (req.url === "/stats") return stats(res);
+      const locals = { requestId: `req_${Math.random().toString(36).slice(2)}`, startedAt: Date.now() };
+      res.setHeader("x-request-id", locals.requestId);
+      res.setHeader("x-content-type-options", "nosniff");
+      res.setHeader("cache-control", "no-store");
+      res.on("close", () => undefined);
+      parse(req as express.Request, res as express.Response, () => held.push({ res, locals, body: (req as express.Request).body as unknown, auth: req.headers.authorization }));
     };
   } else {
     const app = express();
@@ -93,6 +106,6 @@ if (process.argv[2] === "--serve") serve(process.argv[3] as Mode);
 else {
   const count = Number(process.argv[2] ?? 10_000);
   void (async () => {
-    for (const mode of ["node:http", "express", "node:http", "express"] as const) await measure(mode, count);
+    for (const mode of ["node:http", "lean", "express", "node:http", "lean", "express"] as const) await measure(mode, count);
   })();
 }
