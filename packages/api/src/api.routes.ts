@@ -1,6 +1,6 @@
-import { type HttpContribution, heldRoute } from "@mailstop/http";
+import type { HttpContribution } from "@mailstop/http";
 import { adminDocument, publicDocument } from "@mailstop/openapi";
-import type { ApiDeps, WaiterDeps } from "./deps";
+import type { ApiDeps } from "./deps";
 import { blockRecipientRoute } from "./routes/admin/block-recipient.route";
 import { bootstrapRoute } from "./routes/admin/bootstrap.route";
 import { createApiKeyRoute } from "./routes/admin/create-api-key.route";
@@ -33,13 +33,11 @@ import { getAttachmentRoute } from "./routes/messages/get-attachment.route";
 import { getMessageBodyRoute } from "./routes/messages/get-message-body.route";
 import { getMessageRoute } from "./routes/messages/get-message.route";
 import { listMessagesRoute } from "./routes/messages/list-messages.route";
-import { waitRoute } from "./routes/messages/wait.route";
 import { abuseRoute } from "./routes/meta/abuse.route";
 import { docsRoute, mountDocsAssets } from "./routes/meta/docs.route";
 import { openApiRoute } from "./routes/meta/openapi.route";
 import { mountViewer } from "./routes/meta/viewer.route";
 import { getRetentionRoute } from "./routes/retention/get-retention.route";
-import { streamInboxEventsRoute } from "./routes/stream/stream-inbox-events.route";
 import { createWebhookRoute } from "./routes/webhooks/create-webhook.route";
 import { deleteWebhookRoute } from "./routes/webhooks/delete-webhook.route";
 import { getWebhookRoute } from "./routes/webhooks/get-webhook.route";
@@ -49,7 +47,6 @@ import { rotateWebhookSecretRoute } from "./routes/webhooks/rotate-webhook-secre
 import { testWebhookRoute } from "./routes/webhooks/test-webhook.route";
 import { getUsageRoute } from "./routes/usage/get-usage.route";
 import { updateWebhookRoute } from "./routes/webhooks/update-webhook.route";
-import { ArrivalChecks } from "./waits/arrival-checks";
 
 /** Everything the api service adds to the HTTP listener: public routes, then admin routes. */
 export function apiHttpContributions(deps: ApiDeps): HttpContribution[] {
@@ -114,14 +111,4 @@ export function apiHttpContributions(deps: ApiDeps): HttpContribution[] {
       ],
     },
   ];
-}
-
-/**
- * What the waiter service adds to the HTTP listener: the blocking wait and the event stream,
- * both held routes (served below express's router: a waiter holds thousands of each). Called
- * once per waiter, it builds what that waiter's waits share.
- */
-export function waiterHttpContributions(deps: WaiterDeps): HttpContribution[] {
-  const checks = new ArrivalChecks(deps.db);
-  return [{ document: publicDocument(), routes: [heldRoute(waitRoute(deps, checks)), heldRoute(streamInboxEventsRoute(deps))] }];
 }

@@ -1,4 +1,5 @@
-export { apiHttpContributions, waiterHttpContributions } from "./api.routes";
+export { apiHttpContributions } from "./api.routes";
+export { waiterHttpContributions } from "./waiter.routes";
 export type { ApiDeps } from "./deps";
 export { ArticleLibrary, BUNDLED_ARTICLES_DIR } from "./content/article-library";
 export { bootstrapFirstStart, describeFirstStart, FIRST_START_PROJECT_KEY } from "./first-start";

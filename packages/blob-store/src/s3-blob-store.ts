@@ -1,6 +1,6 @@
 import type { Readable } from "node:stream";
 import { MailstopError } from "@mailstop/core";
-import { Client } from "minio";
+import type { Client } from "minio";
 import { type BlobStore, storageUnavailable } from "./blob-store";
 import { attachmentDisposition } from "./content-disposition";
 
@@ -55,6 +55,9 @@ export class S3BlobStore implements BlobStore {
 
   constructor(settings: S3Settings) {
     const url = new URL(settings.endpoint);
+    // Required here: a process on the directory store never loads minio and its dependencies
+    // (≈ 6 MB of its memory).
+    const { Client } = require("minio") as typeof import("minio");
     this.client = new Client({
       endPoint: url.hostname,
       port: url.port === "" ? undefined : Number(url.port),

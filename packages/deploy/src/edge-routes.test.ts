@@ -1,7 +1,7 @@
 import { adminDocument, publicDocument } from "@mailstop/openapi";
 import { EDGE_ROUTES, LONG_LIVED_TIMEOUT_S, routeOf } from "./edge-routes";
 
-/** The operations the waiter target serves (packages/api waiterHttpContributions). */
+/** The operations the waiter target serves (packages/api/src/waiter.routes.ts). */
 const WAITER_OPERATIONS = new Set(["waitForMessage", "streamInboxEvents"]);
 
 /** A concrete request path of an OpenAPI path template. */

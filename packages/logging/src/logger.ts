@@ -1,5 +1,4 @@
 import pino, { type DestinationStream, type Logger } from "pino";
-import pretty from "pino-pretty";
 
 export type { Logger } from "pino";
 
@@ -41,6 +40,8 @@ export function resolveLogFormat(format: LogFormat, isTerminal: boolean): "prett
  * that cost does not matter; machines get JSON.
  */
 function prettyStream(destination: DestinationStream | undefined, colorize: boolean): DestinationStream {
+  // Required here: a process logging JSON (every server, the image) never loads pino-pretty.
+  const pretty = require("pino-pretty") as typeof import("pino-pretty");
   return pretty({
     colorize,
     sync: true,

@@ -1,4 +1,4 @@
-import { Queue, UnrecoverableError, Worker } from "bullmq";
+import type { Queue } from "bullmq";
 import type { Redis } from "ioredis";
 import { withinDeadline } from "@mailstop/core";
 import type { Logger } from "@mailstop/logging";
@@ -13,6 +13,15 @@ export const ENQUEUE_TIMEOUT_MS = 3000;
 
 /** How often the schedules are declared again (see `schedule`). */
 export const SCHEDULE_REDECLARE_MS = 60_000;
+
+/**
+ * BullMQ, loaded when a queue or a worker is first made: every process on Redis builds a
+ * BullJobQueue, and a waiter never uses it (BullMQ and its dependencies are ≈ 8 MB of a
+ * process's memory; docs/performance.md "What a process loads").
+ */
+function bullmq(): typeof import("bullmq") {
+  return require("bullmq") as typeof import("bullmq");
+}
 
 /** The JobQueue on BullMQ. `prefix` isolates installations (and tests) sharing one Redis. */
 export class BullJobQueue implements JobQueue {
@@ -30,7 +39,7 @@ export class BullJobQueue implements JobQueue {
   private queue(name: string): Queue {
     let queue = this.queues.get(name);
     if (!queue) {
-      queue = new Queue(name, { connection: this.connection, prefix: this.prefix });
+      queue = new (bullmq().Queue)(name, { connection: this.connection, prefix: this.prefix });
       // Without a listener BullMQ prints connection errors to the console, outside the log.
       queue.on("error", (error) => this.logger.warn({ err: error, queue: name }, "job queue error"));
       this.queues.set(name, queue);
@@ -118,6 +127,7 @@ export function startBullWorker(
   handlers: JobHandlers,
   options: { concurrency: number; logger: Logger; lockDurationMs?: number },
 ): JobWorker {
+  const { UnrecoverableError, Worker } = bullmq();
   const lockDuration = options.lockDurationMs ?? 30_000;
   const names = Object.keys(handlers) as JobName[];
   const queueNames = [...new Set(names.map((name) => JOB_OPTIONS[name].queue))];

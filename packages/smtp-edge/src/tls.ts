@@ -1,5 +1,4 @@
 import { readFile } from "node:fs/promises";
-import { generate } from "selfsigned";
 
 export interface TlsCredentials {
   key: string;
@@ -24,6 +23,9 @@ export async function loadTlsCredentials(
     return { cert, key };
   }
   if (environment === "local") return null;
+  // Required only here: selfsigned and its X.509 libraries are ≈ 7 MB of a process's memory,
+  // which a local edge (no STARTTLS) or one with configured files never needs.
+  const { generate } = require("selfsigned") as typeof import("selfsigned");
   const pems = await generate([{ name: "commonName", value: hostnames[0] ?? "localhost" }], {
     keySize: 2048,
     algorithm: "sha256",

@@ -1,4 +1,3 @@
-import { ArticleLibrary, BUNDLED_ARTICLES_DIR, apiHttpContributions } from "@mailstop/api";
 import { webhookTargets } from "./webhook-targets";
 import { defineModule } from "../module";
 
@@ -14,6 +13,8 @@ export const apiModule = defineModule({
     const targets = webhookTargets(config);
     return {
       async start() {
+        // Required here, not imported: a target loads the services it runs only (see targets.ts).
+        const { ArticleLibrary, BUNDLED_ARTICLES_DIR, apiHttpContributions } = require("@mailstop/api") as typeof import("@mailstop/api");
         // Read once here, not per request; the library looks for edits itself (at most every 10 s).
         const articles = await ArticleLibrary.open({ dir: config.contentDir ?? BUNDLED_ARTICLES_DIR, logger });
         return { apiRoutes: apiHttpContributions({ db, blobs, bus: messaging.bus, config, logger, webhooks: { secrets, targets }, articles }) };

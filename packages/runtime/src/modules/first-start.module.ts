@@ -1,4 +1,3 @@
-import { bootstrapFirstStart, describeFirstStart } from "@mailstop/api";
 import { defineModule } from "../module";
 
 /** Monolithic target only: on an empty database creates the `local` project and prints its credentials once, or says why it did not. */
@@ -7,6 +6,8 @@ export const firstStartModule = defineModule({
   needs: ["db"],
   create: ({ db, config, logger, print }) => ({
     async start() {
+      // Required here, not imported: a target loads the services it runs only (see targets.ts).
+      const { bootstrapFirstStart, describeFirstStart } = require("@mailstop/api") as typeof import("@mailstop/api");
       const outcome = await bootstrapFirstStart(db, config);
       const text = describeFirstStart(outcome, config);
       if (text !== null) print(text);

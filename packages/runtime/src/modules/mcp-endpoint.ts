@@ -1,6 +1,5 @@
 import { methodNotAllowed } from "@mailstop/core";
 import { type ApiKeyLookup, type HttpContribution, authenticate, bearerToken, rethrowBodyError } from "@mailstop/http";
-import { mailstopApi, handleMcpRequest } from "@mailstop/mcp";
 
 /**
  * `POST /mcp`: the MCP tools over streamable HTTP, stateless (docs/decisions.md "MCP server").
@@ -8,7 +7,8 @@ import { mailstopApi, handleMcpRequest } from "@mailstop/mcp";
  * The caller's key is checked here (an unknown key is 401 in the error envelope, before any
  * MCP framing), then each tool call goes through the REST API with that same key, to
  * `origins()` (the wait to its own origin), so scopes, rate classes (the wait exempt) and
- * allowances apply unchanged.
+ * allowances apply unchanged. The MCP SDK is loaded on the first call (≈ 7 MB of the
+ * process's memory that a mailstop no agent talks to never needs).
  */
 export function mountMcp(
   app: Parameters<NonNullable<HttpContribution["setup"]>>[0],
@@ -19,6 +19,7 @@ export function mountMcp(
       // Any scope will do: each tool's REST call checks the scope its route needs.
       await authenticate(options.keys, req, { region: options.region, requiredScope: null });
       rethrowBodyError(res);
+      const { handleMcpRequest, mailstopApi } = require("@mailstop/mcp") as typeof import("@mailstop/mcp");
       const { api, wait } = options.origins();
       await handleMcpRequest(req, res, req.body, mailstopApi({ baseUrl: api, waitUrl: wait, apiKey: bearerToken(req) }));
     } catch (error) {

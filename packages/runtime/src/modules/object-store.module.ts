@@ -1,6 +1,5 @@
 import { join } from "node:path";
 import { type BlobStore, DirectoryBlobStore, S3BlobStore, loadOrCreateSigningKey } from "@mailstop/blob-store";
-import { mountSignedDownloads } from "@mailstop/api";
 import { publicDocument } from "@mailstop/openapi";
 import { defineModule } from "../module";
 
@@ -25,6 +24,8 @@ export const objectStoreModule = defineModule({
         }
         const directory = new DirectoryBlobStore({ root: join(dataDir, "objects"), publicUrl: http.publicUrl, signingKey: loadOrCreateSigningKey(dataDir) });
         blobs = directory;
+        // Required here, not imported: a target loads the services it runs only (see targets.ts).
+        const { mountSignedDownloads } = require("@mailstop/api") as typeof import("@mailstop/api");
         await directory.ensureReady();
         return { blobs, downloadRoutes: [{ document: publicDocument(), routes: [], setup: (app) => mountSignedDownloads(app, directory) }] };
       },

@@ -1,7 +1,5 @@
-import { deliverWebhookJob, startWebhookRelay } from "@mailstop/api";
 import { JOB_OPTIONS, type JobHandlers, type JobName, type JobWorker, PermanentJobError } from "@mailstop/messaging";
 import type { Metrics } from "@mailstop/metrics";
-import { parserJobs, startReconciler } from "@mailstop/parser";
 import { webhookTargets } from "./webhook-targets";
 import { defineModule } from "../module";
 
@@ -37,6 +35,9 @@ export const parserModule = defineModule({
   name: "parser",
   needs: ["db", "blobs", "messaging", "secrets"],
   create({ db, blobs, messaging, secrets, config, logger, metrics }) {
+    // Required here, not imported: a target loads the services it runs only (see targets.ts).
+    const { deliverWebhookJob, startWebhookRelay } = require("@mailstop/api") as typeof import("@mailstop/api");
+    const { parserJobs, startReconciler } = require("@mailstop/parser") as typeof import("@mailstop/parser");
     const deps = { db, blobs, queue: messaging.queue, bus: messaging.bus, config, logger, metrics };
     const targets = webhookTargets(config);
     const jobs = countedJobs({ ...parserJobs(deps), "deliver-webhook": deliverWebhookJob({ db, config, logger, secrets, targets, metrics }) }, metrics);

@@ -1,4 +1,3 @@
-import { AcceptLedger, createSmtpEdge } from "@mailstop/smtp-edge";
 import { defineModule } from "../module";
 
 /** The smtp-edge service: receiving edge and capture relay. Ready while it accepts mail. */
@@ -7,6 +6,8 @@ export const smtpEdgeModule = defineModule({
   needs: ["db", "blobs", "messaging"],
   provides: ["smtpPorts"],
   create({ db, blobs, messaging, config, logger, metrics }) {
+    // Required here, not imported: a target loads the services it runs only (see targets.ts).
+    const { AcceptLedger, createSmtpEdge } = require("@mailstop/smtp-edge") as typeof import("@mailstop/smtp-edge");
     const edge = createSmtpEdge({ db, blobs, queue: messaging.queue, ledger: new AcceptLedger(db), greylist: messaging.greylist, config, logger, metrics });
     let listening = false;
     return {

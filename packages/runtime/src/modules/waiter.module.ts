@@ -1,4 +1,3 @@
-import { waiterHttpContributions } from "@mailstop/api";
 import { defineModule } from "../module";
 
 /** The waiter service: blocking waits and event streams on the HTTP listener, fed by the arrival bus. */
@@ -9,6 +8,8 @@ export const waiterModule = defineModule({
   optional: ["blobs"],
   provides: ["waiterRoutes"],
   create({ db, messaging, blobs, config, logger, metrics }) {
+    // Required here, and this file of the api package only: a target loads the services it runs only (see targets.ts).
+    const { waiterHttpContributions } = require("@mailstop/api/src/waiter.routes") as typeof import("@mailstop/api/src/waiter.routes");
     const shutdown = new AbortController();
     const waiterRoutes = waiterHttpContributions({ db, config, logger, blobs, bus: messaging.bus, slots: messaging.slots, shutdown: shutdown.signal, metrics });
     return {
