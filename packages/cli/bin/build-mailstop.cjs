@@ -109,6 +109,17 @@ const bundlePlugin = {
   },
 };
 
+/** The OpenAPI documents the bundle carries parsed (packages/openapi/src/document.ts), by file name. */
+const OPENAPI_DOCUMENTS = ["packages/openapi/openapi/openapi.yaml", "packages/openapi/openapi/admin.yaml"];
+
+/** Each document's JSON text by file name, for the bundle's `MAILSTOP_OPENAPI_DOCUMENTS`: the YAML parsed here once, not at every start. */
+function parsedDocuments() {
+  const { parse } = require(require.resolve("yaml", { paths: [join(ROOT, "packages", "openapi")] }));
+  const documents = {};
+  for (const path of OPENAPI_DOCUMENTS) documents[path.split("/").pop()] = JSON.stringify(parse(readFileSync(join(ROOT, path), "utf8")));
+  return documents;
+}
+
 async function main() {
   const esbuild = loadEsbuild();
   if (esbuild === null) {
@@ -133,11 +144,13 @@ async function main() {
     logLevel: "warning",
     // Read by packages/runtime/src/bundle.ts: the bundle's directory, as the bundle runs.
     banner: { js: "var MAILSTOP_BUNDLE_DIR = __dirname;" },
+    define: { MAILSTOP_OPENAPI_DOCUMENTS: JSON.stringify(parsedDocuments()) },
     plugins: [bundlePlugin],
   });
   // This script is an input too: a change to how it bundles makes the bundle stale.
   const self = relative(ROOT, __filename).split(sep).join("/");
   const inputs = { [self]: describe(self) };
+  for (const document of OPENAPI_DOCUMENTS) inputs[document] = describe(document);
   for (const input of Object.keys(result.metafile.inputs)) {
     if (input.includes(":")) continue; // the plugin's virtual modules
     inputs[input] = describe(input);

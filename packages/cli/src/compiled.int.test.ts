@@ -1,6 +1,6 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { once } from "node:events";
-import { mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createFreshDatabase, dropDatabase, eventually, freePort, rawRequest, runDatabaseUrl, runRedisUrl, sendOneRaw, uniqueRedisPrefix } from "@mailstop/testkit";
@@ -38,6 +38,11 @@ describe("the compiled mailstop", () => {
 
   it("is current right after the build", () => {
     expect(compiled.staleReason()).toBeNull();
+  });
+
+  it("counts the OpenAPI documents among its inputs, which it carries parsed: an edited document makes it stale", () => {
+    const manifest = JSON.parse(readFileSync(join(CLI, "dist", "inputs.json"), "utf8")) as Manifest;
+    expect(Object.keys(manifest.inputs)).toEqual(expect.arrayContaining(["packages/openapi/openapi/openapi.yaml", "packages/openapi/openapi/admin.yaml"]));
   });
 
   it("counts as stale once a source it was built from changes or goes, not when only its mtime moves", () => {
