@@ -57,6 +57,7 @@ export function mountRoutes(router: Router, set: RouteSet, options: MountOptions
       throw new Error(`route ${route.operationId}: access ${route.access} contradicts x-scope ${String(spec.scope)}`);
     }
     if (route.access === "admin" && checkAdmin === null) continue;
+    validator.prepare();
     const limitRate = rateLimitCheck(options.rateLimits, spec, keyed);
     const authOptions = { region: options.region, requiredScope: spec.scope ?? null };
 
