@@ -3,6 +3,8 @@ export { type JobQueue, type JobHandlers, type JobWorker, PermanentJobError } fr
 export type { Bus, CredentialChangeListener } from "./bus";
 export { BullJobQueue, startBullWorker } from "./bull-job-queue";
 export { DatabaseJobQueue, startDatabaseWorker, WORKER_CLOSE_GRACE_MS } from "./database-job-queue";
+export { MemoryJobQueue, startMemoryWorker } from "./memory-job-queue";
+export { SplitJobQueue } from "./split-job-queue";
 export { InProcessBus, InProcessGreylist, InProcessWaitSlots } from "./in-process";
 export { InProcessRateLimits, RATE_WINDOW_SECONDS, RedisRateLimits, type RateDecision, type RateLimits } from "./rate-limits";
 export { GREYLIST, RedisGreylist, type Greylist } from "./greylist";

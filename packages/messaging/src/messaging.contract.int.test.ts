@@ -10,6 +10,7 @@ import { type ArrivalEvent, CHANNELS, type CredentialChange, type ParseMessageJo
 import { DatabaseJobQueue, startDatabaseWorker } from "./database-job-queue";
 import { InProcessBus, InProcessWaitSlots } from "./in-process";
 import { type JobHandlers, type JobQueue, type JobWorker, PermanentJobError } from "./job-queue";
+import { MemoryJobQueue, startMemoryWorker } from "./memory-job-queue";
 import { createRedis } from "./redis-connection";
 import { RedisBus } from "./redis-bus";
 import { RedisWaitSlots, type WaitSlots } from "./wait-slots";
@@ -74,6 +75,16 @@ function databaseAdapter(db: Db): QueueAdapter {
   };
 }
 
+function memoryAdapter(): QueueAdapter {
+  const queue = new MemoryJobQueue();
+  cleanups.push(() => queue.close());
+  return {
+    queue,
+    work: (handlers, options = {}) => startMemoryWorker(queue, handlers, { concurrency: options.concurrency ?? 2, logger }),
+    failed: async () => queue.failed(),
+  };
+}
+
 /** One database per file and engine (a PGlite takes seconds to start); each test uses its own job keys. */
 const memo = <T>(create: () => Promise<T>) => {
   let value: Promise<T> | undefined;
@@ -95,7 +106,11 @@ const QUEUES = inWorld<[string, () => Promise<QueueAdapter>]>({
     ["BullMQ", async () => bullAdapter()],
     ["database queue on PostgreSQL", async () => databaseAdapter(await postgres())],
   ],
-  everywhere: [["database queue on PGlite", async () => databaseAdapter(await pglite())]],
+  everywhere: [
+    ["database queue on PGlite", async () => databaseAdapter(await pglite())],
+    // The embedded monolith's parse jobs (durable through the accept ledger, not the queue).
+    ["memory queue", async () => memoryAdapter()],
+  ],
 });
 
 const job = (transaction: string): ParseMessageJob => ({

@@ -4,5 +4,5 @@ export type { ParserDeps } from "./deps";
 export { readMessage } from "./read-message";
 export { buildContent, listUnsubscribeUrls } from "./content";
 export { reapJob } from "./reap.job";
-export { reconcileJob, startReconciler } from "./reconcile.job";
+export { reconcileJob, reconcileOrphans, startReconciler } from "./reconcile.job";
 export { sweepOrphansJob } from "./sweep-orphans.job";

@@ -26,16 +26,35 @@ export function parseJobOf(transaction: AcceptedTransaction): ParseMessageJob {
  */
 export function reconcileJob(deps: ParserDeps) {
   return async (): Promise<number> => {
-    let requeued = 0;
-    for (let claimed = BATCH; claimed === BATCH; ) {
-      const transactions = await claimStaleTransactions(deps.db, Math.max(deps.config.reconcileGraceSeconds, RECONCILE_MIN_AGE_S), BATCH);
-      claimed = transactions.length;
-      for (const transaction of transactions) await deps.queue.requeue("parse-message", parseJobOf(transaction), transaction.id);
-      requeued += claimed;
-    }
+    const requeued = await requeueOpenTransactions(deps, Math.max(deps.config.reconcileGraceSeconds, RECONCILE_MIN_AGE_S));
     if (requeued > 0) deps.logger.warn({ transactions: requeued }, "reconciler queued the parse jobs of accepted transactions still open after the grace period");
     return requeued;
   };
+}
+
+/**
+ * Queues the parse job of every transaction still open that was accepted before `startedAt`,
+ * the start of this run. Only for a process that is its database's only one and keeps its parse
+ * jobs in memory (the embedded monolith), before its SMTP edge listens: those transactions are
+ * exactly what a crash left unparsed, so they need not wait out the grace. Returns how many it
+ * queued.
+ */
+export async function reconcileOrphans(deps: ParserDeps, startedAt: Date): Promise<number> {
+  const requeued = await requeueOpenTransactions(deps, Math.max(0, (Date.now() - startedAt.getTime()) / 1000));
+  if (requeued > 0) deps.logger.warn({ transactions: requeued }, "queued again the parse jobs of accepted transactions a crash left open");
+  return requeued;
+}
+
+/** Requeues the parse job of each open transaction accepted over `graceSeconds` ago (and not requeued too recently); returns how many. */
+async function requeueOpenTransactions(deps: ParserDeps, graceSeconds: number): Promise<number> {
+  let requeued = 0;
+  for (let claimed = BATCH; claimed === BATCH; ) {
+    const transactions = await claimStaleTransactions(deps.db, graceSeconds, BATCH);
+    claimed = transactions.length;
+    for (const transaction of transactions) await deps.queue.requeue("parse-message", parseJobOf(transaction), transaction.id);
+    requeued += claimed;
+  }
+  return requeued;
 }
 
 /**

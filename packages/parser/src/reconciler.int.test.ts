@@ -19,7 +19,7 @@ import {
 } from "@mailstop/testkit";
 import type { ParserDeps } from "./deps";
 import { parserDepsOf } from "./parser-deps.fixture";
-import { reconcileJob } from "./reconcile.job";
+import { reconcileJob, reconcileOrphans } from "./reconcile.job";
 import { sweepOrphansJob } from "./sweep-orphans.job";
 
 const DAY_MS = 86_400_000;
@@ -74,11 +74,11 @@ describe("the accept ledger's reconciler", () => {
 
 describe("the reconciler's floor", () => {
   const server = useTestServer({ mail: true, project: false });
+  // Deliveries whose raw source does not exist: the requeued parse finds nothing and closes the row.
+  const deliveries = [{ project_id: "prj_x", project_key: "x", raw_key: "projects/prj_x/tx/x/raw.eml", recipients: [{ address: "x.t@mailstop.test", inbox_id: null, sim: null }] }];
+  const row = (ageS: number) => ({ id: newTransactionId(), kind: "received" as const, size: 3, envelopeFrom: null, acceptedAt: new Date(Date.now() - ageS * 1000), deliveries });
 
   it("never takes a row younger than the edge's write deadline and its clean-up, whatever the grace: its transaction may still be answered 451", async () => {
-    // Deliveries whose raw source does not exist: the requeued parse finds nothing and closes the row.
-    const deliveries = [{ project_id: "prj_x", project_key: "x", raw_key: "projects/prj_x/tx/x/raw.eml", recipients: [{ address: "x.t@mailstop.test", inbox_id: null, sim: null }] }];
-    const row = (ageS: number) => ({ id: newTransactionId(), kind: "received" as const, size: 3, envelopeFrom: null, acceptedAt: new Date(Date.now() - ageS * 1000), deliveries });
     const young = row(RECONCILE_MIN_AGE_S - 3);
     const old = row(RECONCILE_MIN_AGE_S + 3);
     await recordAcceptedTransactions(server.db, [young, old]);
@@ -87,6 +87,16 @@ describe("the reconciler's floor", () => {
     await reconcileJob(deps)();
     expect(await ledgerState(server.db, young.id)).toEqual({ state: "open", requeues: 0 });
     expect((await ledgerState(server.db, old.id))?.requeues).toBe(1);
+  });
+
+  it("at a start that follows a crash (parse jobs in memory), takes every open row accepted before the start at once, and none accepted since", async () => {
+    const startedAt = new Date(Date.now() - 2000);
+    const beforeStart = row(3);
+    const sinceStart = row(1);
+    await recordAcceptedTransactions(server.db, [beforeStart, sinceStart]);
+    expect(await reconcileOrphans(parserDepsOf(server), startedAt)).toBeGreaterThanOrEqual(1);
+    expect((await ledgerState(server.db, beforeStart.id))?.requeues).toBe(1);
+    expect(await ledgerState(server.db, sinceStart.id)).toEqual({ state: "open", requeues: 0 });
   });
 });
 

@@ -24,6 +24,12 @@ export interface Messaging {
   /** Per-key request buckets of the HTTP routes (docs/decisions.md "Rate limits"). */
   rateLimits: RateLimits;
   startWorker(handlers: JobHandlers, options: { concurrency: number; lockDurationMs: number }): JobWorker;
+  /**
+   * Parse jobs live in this process's memory and the process is its database's only one (the
+   * embedded monolith on PGlite): at start every transaction left open is an orphan of a crash,
+   * to be parsed again at once, not after the reconciler's grace.
+   */
+  parseJobsInMemory: boolean;
 }
 
 /**

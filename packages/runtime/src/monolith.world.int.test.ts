@@ -1,8 +1,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { DirectoryBlobStore } from "@mailstop/blob-store";
-import { newId } from "@mailstop/core";
+import { type DirectoryBlobStore, blobKeys } from "@mailstop/blob-store";
+import { newId, newTransactionId } from "@mailstop/core";
+import { ledgerState, recordAcceptedTransactions } from "@mailstop/db";
 import { type TestServer, type TestS3, eventually, expectError, smtpTransport, startTestS3, startTestServer, itWithEngines, testWorld, uniqueTag } from "@mailstop/testkit";
 
 // The monolith in either world: on the embedded stand-ins everything lives under
@@ -56,6 +57,67 @@ describe("a restarted monolith", () => {
       expect(await body.text()).toContain("Your code is 731902");
       const attachment = await fetch(message!.attachments[0]!.url, { headers: { authorization: `Bearer ${project.apiKey}` } });
       expect(Buffer.from(await attachment.arrayBuffer()).equals(pdf)).toBe(true);
+    } finally {
+      await second.stop();
+    }
+  });
+});
+
+describe("a monolith restarted after a crash that cut a parse", () => {
+  let dataDir: string;
+  let s3: TestS3 | undefined;
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), "mailstop-orphan-"));
+    if (testWorld() === "engines") s3 = await startTestS3();
+  });
+  afterAll(async () => {
+    await s3?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("on PGlite, whose parse jobs lived in memory, parses at its start what the last run accepted and left open; on Redis the job is still queued, so the start requeues nothing", async () => {
+    // What a crash after a 250 leaves: the raw message stored, its ledger row open, its job gone.
+    const first = await startTestServer({ mail: true, dataDir, ...(s3 ? { s3 } : {}) });
+    const project = await first.bootstrap();
+    const subject = `Orphan ${newId("message")}`;
+    const transaction = newTransactionId();
+    let inboxId: string;
+    try {
+      const { data: inbox } = await project.client.POST("/v1/inboxes", { body: { tag: uniqueTag("orphan") } });
+      inboxId = inbox!.id;
+      const raw = Buffer.from(`From: app@example.com\r\nTo: ${inbox!.address}\r\nSubject: ${subject}\r\n\r\nLeft open by a crash.\r\n`);
+      const rawKey = blobKeys.raw(project.projectId, transaction);
+      await first.running.context.blobs!.put(rawKey, raw);
+      await recordAcceptedTransactions(first.db, [
+        {
+          id: transaction,
+          kind: "received",
+          size: raw.length,
+          envelopeFrom: "app@example.com",
+          acceptedAt: new Date(),
+          deliveries: [{ project_id: project.projectId, project_key: project.projectKey, raw_key: rawKey, recipients: [{ address: inbox!.address, inbox_id: inbox!.id, sim: null }] }],
+        },
+      ]);
+    } finally {
+      await first.stop();
+    }
+
+    const second = await startTestServer({ mail: true, dataDir, ...(s3 ? { s3 } : {}) });
+    try {
+      const inMemory = second.running.context.messaging!.parseJobsInMemory;
+      expect(inMemory).toBe(testWorld() === "embedded");
+      // Done (or at least queued) by the time the start returns, before the SMTP edge listened.
+      expect((await ledgerState(second.db, transaction))?.requeues).toBe(inMemory ? 1 : 0);
+      if (!inMemory) return;
+      const client = second.client(project.apiKey);
+      const stored = await eventually(
+        async () => {
+          const { data } = await client.GET("/v1/messages", { params: { query: { inbox: inboxId } } });
+          return data?.data.find((message) => message.subject === subject) ?? null;
+        },
+        { what: "the orphaned message parsed" },
+      );
+      expect(stored.subject).toBe(subject);
     } finally {
       await second.stop();
     }

@@ -7,16 +7,22 @@ import {
   InProcessGreylist,
   InProcessRateLimits,
   InProcessWaitSlots,
+  type JobHandlers,
+  type JobName,
+  type JobWorker,
+  MemoryJobQueue,
   RedisBus,
   RedisGreylist,
   RedisRateLimits,
   RedisWaitSlots,
+  SplitJobQueue,
   createRedis,
   startBullWorker,
   startDatabaseWorker,
+  startMemoryWorker,
 } from "@mailstop/messaging";
 import type { Redis } from "ioredis";
-import { type Dependencies, type ServiceModule, defineModule } from "../module";
+import { type Dependencies, type Messaging, type ServiceModule, defineModule } from "../module";
 
 const CONNECT_TIMEOUT_MS = 5000;
 
@@ -35,9 +41,26 @@ export const messagingModule = defineModule({
   },
 });
 
-function inProcessMessaging({ db, logger }: Dependencies<"db", never>): ServiceModule<"messaging"> {
-  const queue = new DatabaseJobQueue(db);
+/** The jobs the embedded monolith keeps in memory: the accept ledger's reconciler repairs a lost parse job. */
+const IN_MEMORY_JOBS: ReadonlySet<JobName> = new Set(["parse-message"]);
+
+function inProcessMessaging({ db, config, logger }: Dependencies<"db", never>): ServiceModule<"messaging"> {
+  const durable = new DatabaseJobQueue(db);
+  // On PGlite (no DATABASE_URL) the monolith is its database's only process (the data
+  // directory's lock), so it may keep parse jobs in memory; on a PostgreSQL another monolith
+  // may share the jobs table.
+  const memory = config.databaseUrl === null ? new MemoryJobQueue() : null;
+  const queue = memory === null ? durable : new SplitJobQueue(memory, IN_MEMORY_JOBS, durable);
   const bus = new InProcessBus(logger);
+  const startWorker: Messaging["startWorker"] = (handlers, options) => {
+    const databaseWorker = (only: JobHandlers) => startDatabaseWorker(durable, db, only, { concurrency: options.concurrency, logger, lockDurationMs: options.lockDurationMs });
+    if (memory === null) return databaseWorker(handlers);
+    const inMemory: JobHandlers = {};
+    const rest: JobHandlers = {};
+    for (const [name, handler] of Object.entries(handlers) as [JobName, never][]) (IN_MEMORY_JOBS.has(name) ? inMemory : rest)[name] = handler;
+    const workers: JobWorker[] = [startMemoryWorker(memory, inMemory, { concurrency: options.concurrency, logger }), databaseWorker(rest)];
+    return { close: async () => void (await Promise.all(workers.map((worker) => worker.close()))) };
+  };
   return {
     start: async () => ({
       messaging: {
@@ -47,7 +70,8 @@ function inProcessMessaging({ db, logger }: Dependencies<"db", never>): ServiceM
         slots: new InProcessWaitSlots(),
         greylist: new InProcessGreylist(),
         rateLimits: new InProcessRateLimits(),
-        startWorker: (handlers, options) => startDatabaseWorker(queue, db, handlers, { concurrency: options.concurrency, logger, lockDurationMs: options.lockDurationMs }),
+        startWorker,
+        parseJobsInMemory: memory !== null,
       },
     }),
     async stop() {
@@ -91,6 +115,7 @@ function redisMessaging({ config, logger }: Dependencies<never, never>, redisUrl
           rateLimits: new RedisRateLimits(command, redisPrefix),
           startWorker: (handlers, options) =>
             startBullWorker(connect("blocking"), redisPrefix, handlers, { concurrency: options.concurrency, logger, lockDurationMs: options.lockDurationMs }),
+          parseJobsInMemory: false,
         },
       };
     },

@@ -37,7 +37,8 @@ export const parserModule = defineModule({
   create({ db, blobs, messaging, secrets, config, logger, metrics }) {
     // Required here, not imported: a target loads the services it runs only (see targets.ts).
     const { deliverWebhookJob, startWebhookRelay } = require("@mailstop/api") as typeof import("@mailstop/api");
-    const { parserJobs, startReconciler } = require("@mailstop/parser") as typeof import("@mailstop/parser");
+    const { parserJobs, reconcileOrphans, startReconciler } = require("@mailstop/parser") as typeof import("@mailstop/parser");
+    const startedAt = new Date();
     const deps = { db, blobs, queue: messaging.queue, bus: messaging.bus, config, logger, metrics };
     const targets = webhookTargets(config);
     const jobs = countedJobs({ ...parserJobs(deps), "deliver-webhook": deliverWebhookJob({ db, config, logger, secrets, targets, metrics }) }, metrics);
@@ -52,6 +53,9 @@ export const parserModule = defineModule({
         await messaging.queue.schedule("reap", {}, config.reapIntervalSeconds * 1000);
         await messaging.queue.schedule("sweep-orphans", {}, SWEEP_INTERVAL_MS);
         worker = messaging.startWorker(jobs, { concurrency: config.parserConcurrency, lockDurationMs: config.jobLockMs });
+        // Parse jobs in memory died with the last process: what it accepted and left open is
+        // queued again now, before the SMTP edge (which starts after this module) takes new mail.
+        if (messaging.parseJobsInMemory) await reconcileOrphans(deps, startedAt);
         // A transaction is requeued between one and one and a half grace periods after its 250
         // (at least RECONCILE_MIN_AGE_S), whatever happened to Redis meanwhile.
         reconciler = startReconciler(deps);
