@@ -9,7 +9,7 @@ describe("createHttpServer", () => {
     const app = express();
     app.use(express.json());
     app.post("/echo/:id", (req, res) => void res.status(201).json({ id: req.params.id, body: req.body, app: req.app === app }));
-    const server = createHttpServer(app).listen(0, "127.0.0.1");
+    const server = createHttpServer(app, null).listen(0, "127.0.0.1");
     await once(server, "listening");
     const born: boolean[] = [];
     // Runs before express sees the request: its prototype swap must have nothing to change.

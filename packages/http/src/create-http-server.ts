@@ -18,9 +18,10 @@ import type { HeldRoutes } from "./held-routes";
  * constructors add, where a function that only forwards to Node's leaves them all
  * out of the object, past the limit at which it turns the object into a dictionary.
  *
- * The requests of `held` routes are served by it, never reaching express's router.
+ * The requests of `held` routes are served by it, never reaching express's router (null for an
+ * app without held routes).
  */
-export function createHttpServer(app: Express, held: HeldRoutes | null = null): Server {
+export function createHttpServer(app: Express, held: HeldRoutes | null): Server {
   class AppRequest extends IncomingMessage {}
   class AppResponse extends ServerResponse {}
   Object.setPrototypeOf(AppRequest.prototype, app.request);

@@ -17,6 +17,18 @@ function fromBodyParser(error: unknown): MailstopError | null {
   return null;
 }
 
+/** A path whose parameter is not valid percent-encoding (`%E0%A4%A`): bad input, not a failure of ours. */
+export function invalidPathEncoding(): MailstopError {
+  return new MailstopError("invalid_request", "The request path is not valid percent-encoding.", {
+    details: { errors: [{ in: "path", path: "/", message: "is not valid percent-encoding" }] },
+  });
+}
+
+/** The router's failure to decode a path parameter: a URIError it marks 400. */
+function fromRouter(error: unknown): MailstopError | null {
+  return error instanceof URIError && (error as { status?: unknown }).status === 400 ? invalidPathEncoding() : null;
+}
+
 /** The database could not be reached or dropped the connection (see databaseUnavailable). */
 function fromDatabase(error: unknown): MailstopError | null {
   return isDatabaseUnreachable(error) ? databaseUnavailable(error) : null;
@@ -25,7 +37,7 @@ function fromDatabase(error: unknown): MailstopError | null {
 /** Writes the error envelope (docs/api.md "Errors"); the only place an error becomes a response. */
 export function errorMiddleware(logger: Logger) {
   return (thrown: unknown, req: Request, res: Response, _next: NextFunction): void => {
-    const error = fromBodyParser(thrown) ?? fromDatabase(thrown) ?? asMailstopError(thrown);
+    const error = fromBodyParser(thrown) ?? fromRouter(thrown) ?? fromDatabase(thrown) ?? asMailstopError(thrown);
     if (error.planned) {
       logger.info({ code: error.code, reason: error.reason, request_id: requestIdOf(res), method: req.method, path: req.path }, "request ended by the server");
     } else if (error.code === "internal" || error.status >= 500) {

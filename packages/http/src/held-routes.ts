@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from "express";
 import { type MatchFunction, match } from "path-to-regexp";
+import { invalidPathEncoding } from "./error-middleware";
 import type { OperationHandler } from "./mount-routes";
 
 interface HeldRoute {
@@ -10,6 +11,10 @@ interface HeldRoute {
 }
 
 function ignore(): void {}
+
+async function rejectPathEncoding(): Promise<void> {
+  throw invalidPathEncoding();
+}
 
 /**
  * The operations whose requests hold their connection (a blocking wait, an event stream),
@@ -24,8 +29,8 @@ function ignore(): void {}
  * (the prototypes, already theirs since createHttpServer; `req.res`, `res.locals`), the path's
  * parameters as the router decodes them, then the app's own middlewares (request id, security
  * headers, access log, JSON body), the operation's handler from mountRoutes and, for whatever it
- * throws, the app's error middleware: one implementation of each. A path the router would answer
- * with an error (a parameter that is not valid percent-encoding) is left to express.
+ * throws, the app's error middleware: one implementation of each (a parameter that is not valid
+ * percent-encoding is answered as the router's routes answer it: 400 `invalid_request`).
  */
 export class HeldRoutes {
   private readonly routes: HeldRoute[] = [];
@@ -51,7 +56,8 @@ export class HeldRoutes {
       try {
         found = route.matches(queryAt === -1 ? url : url.slice(0, queryAt));
       } catch {
-        return false;
+        this.run(req as Request, res as Response, {}, rejectPathEncoding);
+        return true;
       }
       if (found === false) continue;
       this.run(req as Request, res as Response, found.params as Record<string, string>, route.handle);
@@ -64,7 +70,15 @@ export class HeldRoutes {
     req.res = res;
     res.locals = Object.create(null) as Response["locals"];
     req.params = params;
-    const fail = (error: unknown): void => void this.fail(error, req, res, ignore);
+    const fail = (error: unknown): void => {
+      try {
+        void this.fail(error, req, res, ignore);
+      } catch {
+        // The error envelope itself failed (a response already torn): end the connection
+        // rather than the process, as express's final handler would.
+        res.destroy();
+      }
+    };
     let step = 0;
     const next = (error?: unknown): void => {
       if (error !== undefined && error !== null) {
@@ -77,7 +91,9 @@ export class HeldRoutes {
         return;
       }
       try {
-        void middleware(req, res, next);
+        // Express 5 passes a middleware's rejected promise on as its error; so does this.
+        const result: unknown = middleware(req, res, next);
+        if (result instanceof Promise) result.catch(fail);
       } catch (thrown) {
         fail(thrown);
       }

@@ -43,6 +43,8 @@ export class MemoryJobQueue implements JobQueue {
   private readonly completed = new Set<string>();
   private readonly schedules = new Map<JobName, NodeJS.Timeout>();
   private sequence = 0;
+  /** Jobs waiting or running (failed ones aside): what the memory holds until they end. */
+  private pending = 0;
 
   constructor() {
     this.enqueued.setMaxListeners(0);
@@ -53,6 +55,7 @@ export class MemoryJobQueue implements JobQueue {
     const key = options.jobId ?? `memory-${++this.sequence}`;
     if (this.jobs.has(key) || this.completed.has(key)) return;
     this.jobs.set(key, { key, name, payload, attempt: 1, dueAt: Date.now() + (options.delayMs ?? 0), state: "waiting", reason: null });
+    this.pending += 1;
     this.enqueued.emit("job");
   }
 
@@ -78,6 +81,11 @@ export class MemoryJobQueue implements JobQueue {
     return waiting;
   }
 
+  /** Jobs waiting or running now. */
+  get size(): number {
+    return this.pending;
+  }
+
   /** The jobs failed for good, with their reasons (tests and diagnostics). */
   failed(): { id: string; reason: string | null }[] {
     return [...this.jobs.values()].filter((job) => job.state === "failed").map((job) => ({ id: job.key, reason: job.reason }));
@@ -89,19 +97,25 @@ export class MemoryJobQueue implements JobQueue {
   }
 
   /**
-   * Marks running and returns up to `limit` jobs of `names` that are due, oldest first, and the
-   * time until the next of them falls due (Infinity when none waits).
+   * Marks running and returns up to `limit` jobs of `names` that are due, oldest first, and,
+   * when fewer than `limit` were due, the time until the next delayed one falls due (Infinity
+   * when none waits, or when the worker is full: a finished job wakes it). The scan stops at
+   * the `limit`-th job, so a backlog costs a worker a look past its running jobs, not the whole
+   * queue, per job it starts.
    */
   take(names: ReadonlySet<JobName>, limit: number, now = Date.now()): { taken: MemoryJob[]; nextDueInMs: number } {
     const taken: MemoryJob[] = [];
     let nextDue = Number.POSITIVE_INFINITY;
+    if (limit <= 0) return { taken, nextDueInMs: nextDue };
     for (const job of this.jobs.values()) {
       if (job.state !== "waiting" || !names.has(job.name)) continue;
-      if (job.dueAt > now) nextDue = Math.min(nextDue, job.dueAt);
-      else if (taken.length < limit) {
-        job.state = "running";
-        taken.push(job);
+      if (job.dueAt > now) {
+        nextDue = Math.min(nextDue, job.dueAt);
+        continue;
       }
+      job.state = "running";
+      taken.push(job);
+      if (taken.length === limit) return { taken, nextDueInMs: Number.POSITIVE_INFINITY };
     }
     return { taken, nextDueInMs: nextDue - now };
   }
@@ -110,6 +124,7 @@ export class MemoryJobQueue implements JobQueue {
   settle(job: MemoryJob, error: unknown): void {
     if (error === undefined) {
       this.jobs.delete(job.key);
+      this.pending -= 1;
       this.completed.add(job.key);
       if (this.completed.size > COMPLETED_KEPT) this.completed.delete(this.completed.values().next().value!);
       return;
@@ -118,6 +133,7 @@ export class MemoryJobQueue implements JobQueue {
     job.reason = error instanceof Error ? error.message : String(error);
     if (error instanceof PermanentJobError || job.attempt >= attempts) {
       job.state = "failed";
+      this.pending -= 1;
       return;
     }
     job.dueAt = Date.now() + backoffMs * 2 ** (job.attempt - 1);
@@ -128,13 +144,16 @@ export class MemoryJobQueue implements JobQueue {
 
 /**
  * Consumes the jobs `handlers` names from a memory queue, up to `concurrency` at a time: woken
- * by an enqueue, a finished job, or the next delayed job falling due.
+ * by an enqueue, a finished job, or the next delayed job falling due. Wakes are coalesced into
+ * one look per turn of the microtask queue, and never run a handler inside the caller of
+ * `enqueue` (the SMTP edge, between its durable writes and its 250).
  */
 export function startMemoryWorker(queue: MemoryJobQueue, handlers: JobHandlers, options: { concurrency: number; logger: Logger; closeGraceMs?: number }): JobWorker {
   const names = new Set(Object.keys(handlers) as JobName[]);
   const running = new Set<Promise<void>>();
   let closed = false;
   let timer: NodeJS.Timeout | undefined;
+  let woken = false;
 
   async function run(job: MemoryJob): Promise<void> {
     try {
@@ -147,7 +166,14 @@ export function startMemoryWorker(queue: MemoryJobQueue, handlers: JobHandlers, 
   }
 
   function wake(): void {
-    if (closed) return;
+    if (woken || closed) return;
+    woken = true;
+    queueMicrotask(look);
+  }
+
+  function look(): void {
+    woken = false;
+    if (closed || running.size >= options.concurrency) return;
     clearTimeout(timer);
     const { taken, nextDueInMs } = queue.take(names, options.concurrency - running.size);
     for (const job of taken) {

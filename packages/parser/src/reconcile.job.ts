@@ -1,5 +1,5 @@
 import { RECONCILE_MIN_AGE_S, runPeriodically } from "@mailstop/core";
-import { type AcceptedTransaction, claimStaleTransactions } from "@mailstop/db";
+import { type AcceptedTransaction, type Db, claimOrphanedTransactions, claimStaleTransactions } from "@mailstop/db";
 import type { ParseMessageJob } from "@mailstop/messaging";
 import type { ParserDeps } from "./deps";
 
@@ -25,8 +25,9 @@ export function parseJobOf(transaction: AcceptedTransaction): ParseMessageJob {
  * many transactions it queued.
  */
 export function reconcileJob(deps: ParserDeps) {
+  const graceSeconds = () => Math.max(deps.config.reconcileGraceSeconds, RECONCILE_MIN_AGE_S);
   return async (): Promise<number> => {
-    const requeued = await requeueOpenTransactions(deps, Math.max(deps.config.reconcileGraceSeconds, RECONCILE_MIN_AGE_S));
+    const requeued = await requeueClaimed(deps, (db, limit) => claimStaleTransactions(db, graceSeconds(), limit));
     if (requeued > 0) deps.logger.warn({ transactions: requeued }, "reconciler queued the parse jobs of accepted transactions still open after the grace period");
     return requeued;
   };
@@ -40,16 +41,16 @@ export function reconcileJob(deps: ParserDeps) {
  * queued.
  */
 export async function reconcileOrphans(deps: ParserDeps, startedAt: Date): Promise<number> {
-  const requeued = await requeueOpenTransactions(deps, Math.max(0, (Date.now() - startedAt.getTime()) / 1000));
+  const requeued = await requeueClaimed(deps, (db, limit) => claimOrphanedTransactions(db, startedAt, limit));
   if (requeued > 0) deps.logger.warn({ transactions: requeued }, "queued again the parse jobs of accepted transactions a crash left open");
   return requeued;
 }
 
-/** Requeues the parse job of each open transaction accepted over `graceSeconds` ago (and not requeued too recently); returns how many. */
-async function requeueOpenTransactions(deps: ParserDeps, graceSeconds: number): Promise<number> {
+/** Requeues the parse job of each transaction `claim` takes, a batch at a time until it takes a short one; returns how many. */
+async function requeueClaimed(deps: ParserDeps, claim: (db: Db, limit: number) => Promise<AcceptedTransaction[]>): Promise<number> {
   let requeued = 0;
   for (let claimed = BATCH; claimed === BATCH; ) {
-    const transactions = await claimStaleTransactions(deps.db, graceSeconds, BATCH);
+    const transactions = await claim(deps.db, BATCH);
     claimed = transactions.length;
     for (const transaction of transactions) await deps.queue.requeue("parse-message", parseJobOf(transaction), transaction.id);
     requeued += claimed;

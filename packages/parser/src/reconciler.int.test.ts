@@ -89,13 +89,14 @@ describe("the reconciler's floor", () => {
     expect((await ledgerState(server.db, old.id))?.requeues).toBe(1);
   });
 
-  it("at a start that follows a crash (parse jobs in memory), takes every open row accepted before the start at once, and none accepted since", async () => {
+  it("at a start that follows a crash (parse jobs in memory), takes every open row accepted before the start at once, each once however many there are, and none accepted since", async () => {
     const startedAt = new Date(Date.now() - 2000);
-    const beforeStart = row(3);
+    // More than one claim's batch (200).
+    const beforeStart = Array.from({ length: 250 }, () => row(3));
     const sinceStart = row(1);
-    await recordAcceptedTransactions(server.db, [beforeStart, sinceStart]);
-    expect(await reconcileOrphans(parserDepsOf(server), startedAt)).toBeGreaterThanOrEqual(1);
-    expect((await ledgerState(server.db, beforeStart.id))?.requeues).toBe(1);
+    await recordAcceptedTransactions(server.db, [...beforeStart, sinceStart]);
+    expect(await reconcileOrphans(parserDepsOf(server), startedAt)).toBeGreaterThanOrEqual(250);
+    for (const orphan of beforeStart) expect((await ledgerState(server.db, orphan.id))?.requeues).toBe(1);
     expect(await ledgerState(server.db, sinceStart.id)).toEqual({ state: "open", requeues: 0 });
   });
 });

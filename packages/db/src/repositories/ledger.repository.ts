@@ -61,7 +61,7 @@ const MAX_BACKOFF_DOUBLINGS = 10;
  * queue the same transaction twice in one round.
  */
 export async function claimStaleTransactions(db: Db, graceSeconds: number, limit: number): Promise<AcceptedTransaction[]> {
-  const { rows } = await sql<{ id: string; kind: "received" | "captured"; size: number; envelope_from: string | null; deliveries: LedgerDelivery[]; accepted_at: Date }>`
+  const { rows } = await sql<ClaimedRow>`
     update accepted_transactions set requeues = requeues + 1, requeued_at = now()
     where id in (
       select id from accepted_transactions
@@ -71,14 +71,46 @@ export async function claimStaleTransactions(db: Db, graceSeconds: number, limit
       limit ${limit}
       for update skip locked)
     returning id, kind, size, envelope_from, deliveries, accepted_at`.execute(db);
-  return rows.map((row) => ({
+  return rows.map(toAcceptedTransaction);
+}
+
+/**
+ * Claims up to `limit` open transactions accepted before `startedAt` and not claimed since,
+ * oldest first, counting the claim: what a crash left open, for a process that is its
+ * database's only one (the embedded monolith at its start). Each row is claimed once per start:
+ * its claim time is then after `startedAt`.
+ */
+export async function claimOrphanedTransactions(db: Db, startedAt: Date, limit: number): Promise<AcceptedTransaction[]> {
+  const { rows } = await sql<ClaimedRow>`
+    update accepted_transactions set requeues = requeues + 1, requeued_at = now()
+    where id in (
+      select id from accepted_transactions
+      where state = 'open' and accepted_at < ${startedAt} and (requeued_at is null or requeued_at < ${startedAt})
+      order by accepted_at
+      limit ${limit}
+      for update skip locked)
+    returning id, kind, size, envelope_from, deliveries, accepted_at`.execute(db);
+  return rows.map(toAcceptedTransaction);
+}
+
+interface ClaimedRow {
+  id: string;
+  kind: "received" | "captured";
+  size: number;
+  envelope_from: string | null;
+  deliveries: LedgerDelivery[];
+  accepted_at: Date;
+}
+
+function toAcceptedTransaction(row: ClaimedRow): AcceptedTransaction {
+  return {
     id: row.id,
     kind: row.kind,
     size: row.size,
     envelopeFrom: row.envelope_from,
     acceptedAt: new Date(row.accepted_at),
     deliveries: typeof row.deliveries === "string" ? JSON.parse(row.deliveries) : row.deliveries,
-  }));
+  };
 }
 
 /** The state of one transaction's ledger row, or null when it has none (tests and diagnostics). */

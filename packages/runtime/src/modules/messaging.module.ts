@@ -44,21 +44,25 @@ export const messagingModule = defineModule({
 /** The jobs the embedded monolith keeps in memory: the accept ledger's reconciler repairs a lost parse job. */
 const IN_MEMORY_JOBS: ReadonlySet<JobName> = new Set(["parse-message"]);
 
+/** How many parse jobs the embedded monolith holds in memory before the next wait in its database (see SplitJobQueue). */
+const IN_MEMORY_JOB_LIMIT = 1000;
+
 function inProcessMessaging({ db, config, logger }: Dependencies<"db", never>): ServiceModule<"messaging"> {
   const durable = new DatabaseJobQueue(db);
   // On PGlite (no DATABASE_URL) the monolith is its database's only process (the data
   // directory's lock), so it may keep parse jobs in memory; on a PostgreSQL another monolith
   // may share the jobs table.
   const memory = config.databaseUrl === null ? new MemoryJobQueue() : null;
-  const queue = memory === null ? durable : new SplitJobQueue(memory, IN_MEMORY_JOBS, durable);
+  const queue = memory === null ? durable : new SplitJobQueue(memory, IN_MEMORY_JOBS, durable, IN_MEMORY_JOB_LIMIT);
   const bus = new InProcessBus(logger);
+  // The database's worker takes every job, parse jobs too: those past the memory's limit, and
+  // those an earlier version left in the table.
   const startWorker: Messaging["startWorker"] = (handlers, options) => {
-    const databaseWorker = (only: JobHandlers) => startDatabaseWorker(durable, db, only, { concurrency: options.concurrency, logger, lockDurationMs: options.lockDurationMs });
-    if (memory === null) return databaseWorker(handlers);
+    const databaseWorker = startDatabaseWorker(durable, db, handlers, { concurrency: options.concurrency, logger, lockDurationMs: options.lockDurationMs });
+    if (memory === null) return databaseWorker;
     const inMemory: JobHandlers = {};
-    const rest: JobHandlers = {};
-    for (const [name, handler] of Object.entries(handlers) as [JobName, never][]) (IN_MEMORY_JOBS.has(name) ? inMemory : rest)[name] = handler;
-    const workers: JobWorker[] = [startMemoryWorker(memory, inMemory, { concurrency: options.concurrency, logger }), databaseWorker(rest)];
+    for (const [name, handler] of Object.entries(handlers) as [JobName, never][]) if (IN_MEMORY_JOBS.has(name)) inMemory[name] = handler;
+    const workers: JobWorker[] = [startMemoryWorker(memory, inMemory, { concurrency: options.concurrency, logger }), databaseWorker];
     return { close: async () => void (await Promise.all(workers.map((worker) => worker.close()))) };
   };
   return {
