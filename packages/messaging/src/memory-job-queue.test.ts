@@ -1,6 +1,6 @@
 import { createLogger } from "@mailstop/logging";
-import type { ParseMessageJob } from "./catalog";
 import { MemoryJobQueue, startMemoryWorker } from "./memory-job-queue";
+import { parseJobOf } from "./parse-job.fixture";
 import { SplitJobQueue } from "./split-job-queue";
 
 // The memory queue's own rules beside the JobQueue contract (messaging.contract.int.test.ts
@@ -8,14 +8,7 @@ import { SplitJobQueue } from "./split-job-queue";
 
 const logger = createLogger({ level: "silent" });
 
-const job = (transaction: string): ParseMessageJob => ({
-  transaction_id: transaction,
-  kind: "received",
-  size: 10,
-  received_at: new Date().toISOString(),
-  envelope_from: "a@b.c",
-  deliveries: [{ project_id: "prj_x", project_key: "acme", raw_key: `projects/prj_x/tx/${transaction}/raw.eml`, recipients: [{ address: "acme.x@mailstop.test", inbox_id: "ibx_x", sim: null }] }],
-});
+const job = parseJobOf;
 
 describe("the memory job queue's worker", () => {
   it("never runs a handler inside the caller of enqueue (the SMTP edge before its 250)", async () => {

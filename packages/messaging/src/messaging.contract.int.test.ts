@@ -6,11 +6,12 @@ import { Queue } from "bullmq";
 import type { Redis } from "ioredis";
 import { BullJobQueue, startBullWorker } from "./bull-job-queue";
 import type { Bus, CredentialChangeListener } from "./bus";
-import { type ArrivalEvent, CHANNELS, type CredentialChange, type ParseMessageJob } from "./catalog";
+import { type ArrivalEvent, CHANNELS, type CredentialChange } from "./catalog";
 import { DatabaseJobQueue, startDatabaseWorker } from "./database-job-queue";
 import { InProcessBus, InProcessWaitSlots } from "./in-process";
 import { type JobHandlers, type JobQueue, type JobWorker, PermanentJobError } from "./job-queue";
 import { MemoryJobQueue, startMemoryWorker } from "./memory-job-queue";
+import { parseJobOf } from "./parse-job.fixture";
 import { createRedis } from "./redis-connection";
 import { RedisBus } from "./redis-bus";
 import { RedisWaitSlots, type WaitSlots } from "./wait-slots";
@@ -113,21 +114,7 @@ const QUEUES = inWorld<[string, () => Promise<QueueAdapter>]>({
   ],
 });
 
-const job = (transaction: string): ParseMessageJob => ({
-  transaction_id: transaction,
-  kind: "received",
-  size: 10,
-  received_at: new Date().toISOString(),
-  envelope_from: "a@b.c",
-  deliveries: [
-    {
-      project_id: "prj_x",
-      project_key: "acme",
-      raw_key: `projects/prj_x/tx/${transaction}/raw.eml`,
-      recipients: [{ address: "acme.x@mailstop.test", inbox_id: "ibx_x", sim: null }],
-    },
-  ],
-});
+const job = parseJobOf;
 
 /** Resolves with the next value pushed, or rejects after `ms`. */
 function deadline<T>(ms: number, register: (resolve: (value: T) => void) => void): Promise<T> {
