@@ -44,7 +44,7 @@ export type OperationHandler = (req: Request, res: Response) => Promise<void>;
  * then counted against its key's rate limit, then validated against the document, then handled;
  * a route whose access does not match its document fails here, at start-up, not on a request.
  */
-export function mountRoutes(router: Router, set: RouteSet, options: MountOptions, held: HeldRoutes | null = null): void {
+export function mountRoutes(router: Router, set: RouteSet, options: MountOptions, held: HeldRoutes): void {
   const validators = buildValidators(set.document);
   const checkAdmin = options.adminToken === null ? null : adminGuard(options.adminToken);
 
@@ -87,7 +87,7 @@ export function mountRoutes(router: Router, set: RouteSet, options: MountOptions
       }
       res.status(reply.status).json(reply.body);
     };
-    if (route.held === true && held !== null) held.add(spec.method, spec.expressPath, handle);
+    if (route.held === true) held.add(spec.method, spec.expressPath, handle);
     else router[spec.method](spec.expressPath, handle);
   }
 }

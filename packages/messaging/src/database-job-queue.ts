@@ -17,6 +17,12 @@ const RETRY_AFTER_ERROR_MS = 1000;
 /** How long closing a worker lets running jobs finish before handing them back to the queue. */
 export const WORKER_CLOSE_GRACE_MS = 10_000;
 
+/** Whether every job of `running` settled within `graceMs` (a closing worker's wait). */
+export async function finishedWithin(running: Iterable<Promise<void>>, graceMs: number): Promise<boolean> {
+  const grace = new Promise<"timeout">((resolve) => setTimeout(resolve, graceMs, "timeout").unref());
+  return (await Promise.race([Promise.all(running), grace])) !== "timeout";
+}
+
 /**
  * The JobQueue of the monolith without Redis: jobs are rows of the database it already has
  * (PGlite or PostgreSQL), so an accepted message's parse job is as durable as the message rows
@@ -173,8 +179,7 @@ export function startDatabaseWorker(
       clearTimeout(timer);
       queue.enqueued.off("job", wake);
       const unfinished = [...running.keys()];
-      const grace = new Promise<"timeout">((resolve) => setTimeout(resolve, options.closeGraceMs ?? WORKER_CLOSE_GRACE_MS, "timeout").unref());
-      if ((await Promise.race([Promise.all(running.values()), grace])) !== "timeout") return;
+      if (await finishedWithin(running.values(), options.closeGraceMs ?? WORKER_CLOSE_GRACE_MS)) return;
       // Hand the stragglers back, their attempt refunded: the next start runs them again.
       await Promise.all(unfinished.filter((id) => running.has(id)).map((id) => retryJob(db, id, 0, null, true).catch(() => undefined)));
     },

@@ -3,8 +3,9 @@ import type { JobName, JobPayloads } from "./catalog";
 /** The job queue port: BullMQ on Redis, or the database's `jobs` table on the embedded stand-ins (docs/architecture.md "Ports and adapters"). */
 export interface JobQueue {
   /**
-   * Enqueues a job; resolves only once the queue has it durably. A `jobId` makes the enqueue
-   * idempotent: a second job with the same id is not added while the first exists.
+   * Enqueues a job; resolves only once the queue has it durably, except in MemoryJobQueue, whose
+   * jobs (the embedded monolith's parse jobs) the accept ledger repairs after a crash. A `jobId`
+   * makes the enqueue idempotent: a second job with the same id is not added while the first exists.
    */
   enqueue<N extends JobName>(name: N, payload: JobPayloads[N], options?: { jobId?: string; delayMs?: number }): Promise<void>;
   /**

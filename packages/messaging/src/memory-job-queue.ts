@@ -1,7 +1,7 @@
 import { EventEmitter } from "node:events";
 import type { Logger } from "@mailstop/logging";
 import { JOB_OPTIONS, type JobName, type JobPayloads, assertJobPayload } from "./catalog";
-import { WORKER_CLOSE_GRACE_MS } from "./database-job-queue";
+import { WORKER_CLOSE_GRACE_MS, finishedWithin } from "./database-job-queue";
 import { type JobHandlers, type JobQueue, type JobWorker, PermanentJobError } from "./job-queue";
 
 interface MemoryJob {
@@ -19,7 +19,6 @@ interface MemoryJob {
  * BullMQ keeps its last 1,000 completed jobs); `requeue` still runs such a job again.
  */
 const COMPLETED_KEPT = 1000;
-
 
 /**
  * A JobQueue in this process's memory, for jobs that something else repairs when a crash loses
@@ -197,8 +196,7 @@ export function startMemoryWorker(queue: MemoryJobQueue, handlers: JobHandlers, 
       clearTimeout(timer);
       queue.enqueued.off("job", wake);
       // What the grace cuts is repaired as after a crash (its ledger row stays open).
-      const grace = new Promise<void>((resolve) => setTimeout(resolve, options.closeGraceMs ?? WORKER_CLOSE_GRACE_MS).unref());
-      await Promise.race([Promise.all(running), grace]);
+      await finishedWithin(running, options.closeGraceMs ?? WORKER_CLOSE_GRACE_MS);
     },
   };
 }
