@@ -9,11 +9,16 @@ import { type TestServer, type TestS3, eventually, expectError, smtpTransport, s
 // The monolith in either world: on the embedded stand-ins everything lives under
 // MAILSTOP_DATA_DIR; with the real engines the data is theirs. Both keep mail across a restart.
 
-describe("a restarted monolith", () => {
+/**
+ * A data directory (and, with the real engines, an S3 server) of the describe block's own, kept
+ * across the restarts of its tests; `start` starts a monolith on them, as the same
+ * installation started again would be.
+ */
+function useRestartableMonolith(name: string): { start: () => Promise<TestServer> } {
   let dataDir: string;
   let s3: TestS3 | undefined;
   beforeAll(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), "mailstop-restart-"));
+    dataDir = mkdtempSync(join(tmpdir(), `mailstop-${name}-`));
     // With the real engines both starts share one S3 server, as they would share MinIO.
     if (testWorld() === "engines") s3 = await startTestS3();
   });
@@ -21,9 +26,14 @@ describe("a restarted monolith", () => {
     await s3?.stop();
     rmSync(dataDir, { recursive: true, force: true });
   });
+  return { start: () => startTestServer({ mail: true, dataDir, ...(s3 ? { s3 } : {}) }) };
+}
+
+describe("a restarted monolith", () => {
+  const monolith = useRestartableMonolith("restart");
 
   it("keeps its projects, inboxes, messages, bodies and attachments", async () => {
-    const first = await startTestServer({ mail: true, dataDir, ...(s3 ? { s3 } : {}) });
+    const first = await monolith.start();
     const project = await first.bootstrap();
     const subject = `Kept ${newId("message")}`;
     const pdf = Buffer.from("%PDF-1.7 kept across restarts");
@@ -46,7 +56,7 @@ describe("a restarted monolith", () => {
       await first.stop();
     }
 
-    const second = await startTestServer({ mail: true, dataDir, ...(s3 ? { s3 } : {}) });
+    const second = await monolith.start();
     try {
       const client = second.client(project.apiKey);
       const { data: inboxes } = await client.GET("/v1/inboxes", { params: { query: { tag_prefix: inboxAddress.split("@")[0]!.slice(project.projectKey.length + 1) } } });
@@ -64,20 +74,11 @@ describe("a restarted monolith", () => {
 });
 
 describe("a monolith restarted after a crash that cut a parse", () => {
-  let dataDir: string;
-  let s3: TestS3 | undefined;
-  beforeAll(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), "mailstop-orphan-"));
-    if (testWorld() === "engines") s3 = await startTestS3();
-  });
-  afterAll(async () => {
-    await s3?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  const monolith = useRestartableMonolith("orphan");
 
   it("on PGlite, whose parse jobs lived in memory, parses at its start what the last run accepted and left open; on Redis the job is still queued, so the start requeues nothing", async () => {
     // What a crash after a 250 leaves: the raw message stored, its ledger row open, its job gone.
-    const first = await startTestServer({ mail: true, dataDir, ...(s3 ? { s3 } : {}) });
+    const first = await monolith.start();
     const project = await first.bootstrap();
     const subject = `Orphan ${newId("message")}`;
     const transaction = newTransactionId();
@@ -102,7 +103,7 @@ describe("a monolith restarted after a crash that cut a parse", () => {
       await first.stop();
     }
 
-    const second = await startTestServer({ mail: true, dataDir, ...(s3 ? { s3 } : {}) });
+    const second = await monolith.start();
     try {
       const inMemory = second.running.context.messaging!.parseJobsInMemory;
       expect(inMemory).toBe(testWorld() === "embedded");
