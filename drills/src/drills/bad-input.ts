@@ -139,21 +139,30 @@ async function hostileStreams(ctx: DrillContext, inbox: Inbox, messages: Message
   messages.push(big);
 
   // A 60 MiB line with no newline inside DATA.
-  const long = ctx.message([inbox], "60 MiB line");
-  const inData = await rssGrowth(pid, async () => {
-    const s = await session(ctx);
-    try {
-      await s.command("MAIL FROM:<hostile@x.test>");
-      await s.command(`RCPT TO:<${inbox.address}>`);
-      await s.command("DATA");
-      await writeLine(s, 60 * MiB);
-      await s.write("\r\n");
-      return record(long, await s.command(".", 60_000).catch(() => null), !s.closed);
-    } finally {
-      s.close();
-    }
-  });
-  messages.push(long);
+  const lineInData = (attempt: number) =>
+    rssGrowth(pid, async () => {
+      const long = ctx.message([inbox], `60 MiB line, try ${attempt}`);
+      messages.push(long);
+      const s = await session(ctx);
+      try {
+        await s.command("MAIL FROM:<hostile@x.test>");
+        await s.command(`RCPT TO:<${inbox.address}>`);
+        await s.command("DATA");
+        await writeLine(s, 60 * MiB);
+        await s.write("\r\n");
+        return record(long, await s.command(".", 60_000).catch(() => null), !s.closed);
+      } finally {
+        s.close();
+      }
+    });
+  let inData = await lineInData(1);
+  // The peak counts the 1 MiB chunks the edge has read and dropped but V8 has not yet collected
+  // (external memory is collected in steps of tens of MiB): a first try over the limit may be that
+  // lag. A line held whole is held on every try; the second try's figure decides.
+  if (inData.growth >= RSS_GROWTH_LIMIT) {
+    ctx.note(`a 60 MiB line in DATA: the edge's RSS peaked ${(inData.growth / MiB).toFixed(0)} MiB above its start on the first try; tried again`);
+    inData = await lineInData(2);
+  }
   ctx.check(inData.result?.code === 552, `a 60 MiB line in DATA answered ${code(inData.result)} instead of 552`);
 
   // The same line where a command is expected.
