@@ -17,7 +17,7 @@ export function table(rows: Row[]): string {
   const lines = ["| drill | target | sent | 250 | 4xx/other | lost | duplicated | s | notes |", "|---|---|---:|---:|---:|---:|---:|---:|---|"];
   for (const row of rows) {
     const t = row.tally;
-    const notes = [...row.failures.map((f) => `**FAIL**: ${f}`), ...row.notes].join("; ");
+    const notes = [...(row.skipped === undefined ? [] : [`skipped: ${row.skipped}`]), ...row.failures.map((f) => `**FAIL**: ${f}`), ...row.notes].join("; ");
     lines.push(
       `| ${cell(row.drill)} | ${row.target} | ${t?.sent ?? "–"} | ${t?.accepted ?? "–"} | ${t?.refusedTries ?? "–"} | ${t ? (t.lost > 0 ? `**${t.lost}**` : "0") : "–"} | ${duplicated(row)} | ${(row.durationMs / 1000).toFixed(0)} | ${cell(notes)} |`,
     );
@@ -28,11 +28,12 @@ export function table(rows: Row[]): string {
 /** The whole report: what was run where, the table, and what the columns mean. */
 export function report(rows: Row[], options: { mode: string; startedAt: Date; durationMs: number; command: string }): string {
   const failures = rows.filter(failed).length;
+  const skipped = rows.filter((row) => row.skipped !== undefined).length;
   return [
     `# Fault drills: ${options.mode}`,
     "",
     `\`${options.command}\` on ${options.startedAt.toISOString()}, ${(options.durationMs / 60_000).toFixed(1)} min, node ${process.version}, ${require("node:os").cpus().length} cores. ` +
-      `MAILSTOP_RECONCILE_GRACE_S=${RECONCILE_GRACE_S}, MAILSTOP_JOB_LOCK_MS=10000. ${failures === 0 ? "Every drill passed." : `**${failures} of ${rows.length} failed.**`}`,
+      `MAILSTOP_RECONCILE_GRACE_S=${RECONCILE_GRACE_S}, MAILSTOP_JOB_LOCK_MS=10000. ${failures === 0 ? "Every drill passed." : `**${failures} of ${rows.length} failed.**`}${skipped === 0 ? "" : ` ${skipped} skipped (see their notes).`}`,
     "",
     table(rows),
     "",

@@ -1,7 +1,7 @@
 import { cpSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { DrillCase, Row } from "./harness/drill";
-import { DrillContext } from "./harness/drill";
+import { DrillContext, type Prepared, SkipCase } from "./harness/drill";
 import type { Engines } from "./harness/engines";
 import { startTarget, type Target } from "./harness/target";
 import { say, within } from "./harness/time";
@@ -10,7 +10,7 @@ export const RESULTS = join(__dirname, "..", "results");
 
 /** A row failed: an assertion, a lost message, or a duplicate SMTP's retry does not explain. */
 export const failed = (row: Row) =>
-  row.failures.length > 0 || (row.tally?.lost ?? 0) > 0 || (row.tally ? row.tally.duplicated - row.tally.duplicatedAfterRetry : 0) > 0;
+  row.skipped === undefined && row.failures.length > 0 || (row.tally?.lost ?? 0) > 0 || (row.tally ? row.tally.duplicated - row.tally.duplicatedAfterRetry : 0) > 0;
 
 /**
  * Brings back whatever a previous case left broken (it failed half-way): each case starts
@@ -33,17 +33,25 @@ export async function runCase(drillCase: DrillCase, engines: Engines, quick: boo
   say(`${drillCase.drill} on ${drillCase.target}: starting`);
   let target: Target | undefined;
   let ctx: DrillContext | undefined;
+  let prepared: Prepared | undefined;
   try {
     await restoreEngines(engines);
-    target = await startTarget(drillCase.target, engines, drillCase.graceS === undefined ? {} : { graceS: drillCase.graceS });
+    prepared = await drillCase.prepare?.(engines);
+    target = await startTarget(drillCase.target, engines, { ...(drillCase.graceS === undefined ? {} : { graceS: drillCase.graceS }), ...(prepared?.dataDir === undefined ? {} : { dataDir: prepared.dataDir }) });
     ctx = new DrillContext(engines, target, row, quick);
     await within(`${drillCase.drill} on ${drillCase.target}`, drillCase.run(ctx), drillCase.timeoutMs ?? 6 * 60_000);
   } catch (error) {
-    row.failures.push(`drill error: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`);
-    say(`${drillCase.drill} on ${drillCase.target}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    if (error instanceof SkipCase) {
+      row.skipped = error.message;
+      say(`${drillCase.drill} on ${drillCase.target}: skipped (${error.message})`);
+    } else {
+      row.failures.push(`drill error: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`);
+      say(`${drillCase.drill} on ${drillCase.target}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    }
   } finally {
     await ctx?.abortLoads();
     await target?.stop();
+    await prepared?.release().catch((error: Error) => row.failures.push(`clean-up: ${error.message}`));
   }
   row.durationMs = Date.now() - started;
   if (failed(row) && target) keepLogs(drillCase, target, engines);

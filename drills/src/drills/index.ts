@@ -1,5 +1,6 @@
 import type { DrillCase } from "../harness/drill";
 import { badInputCases } from "./bad-input";
+import { diskFullCases } from "./disk-full";
 import { kill9Cases } from "./kill9";
 import { objectStoreCases } from "./object-store";
 import { postgresCases } from "./postgres";
@@ -18,6 +19,7 @@ export const ALL_CASES: readonly DrillCase[] = [
   ...sigtermCases,
   ...badInputCases,
   ...webhookCases,
+  ...diskFullCases,
 ];
 
 export const DRILL_IDS = [...new Set(ALL_CASES.map((c) => c.id))];

@@ -15,6 +15,18 @@ export interface Row {
   /** The drill's own assertions that failed (a 250 while the store was down, a slow exit…). */
   failures: string[];
   durationMs: number;
+  /** Why the case did not run here (a mount this machine refuses): shown in the table, not a failure. */
+  skipped?: string;
+}
+
+/** Thrown by a case's `prepare` where this machine cannot give it what it needs: the row says why. */
+export class SkipCase extends Error {}
+
+/** What a case had prepared before its target started, released once the target is stopped. */
+export interface Prepared {
+  /** The embedded target's MAILSTOP_DATA_DIR. */
+  dataDir?: string;
+  release(): Promise<void>;
 }
 
 /** A drill on one target: `run` does the harm and the checks; the runner starts and stops the target. */
@@ -31,6 +43,8 @@ export interface DrillCase {
   graceS?: number;
   /** The case's deadline; past it the case fails and the run goes on. Default 6 min. */
   timeoutMs?: number;
+  /** Runs before the target starts (a small file system for its data); may throw SkipCase. */
+  prepare?(engines: Engines): Promise<Prepared>;
 }
 
 /**

@@ -56,7 +56,7 @@ let sequence = 0;
  * Starts a target on the run's engines: a database, a Redis prefix and a bucket of its own
  * (the embedded monolith: a data directory of its own), every process on free loopback ports.
  */
-export async function startTarget(kind: TargetKind, engines: Engines, options: { graceS?: number } = {}): Promise<Target> {
+export async function startTarget(kind: TargetKind, engines: Engines, options: { graceS?: number; dataDir?: string } = {}): Promise<Target> {
   const graceS = options.graceS ?? RECONCILE_GRACE_S;
   const run = `${kind}${++sequence}${randomBytes(2).toString("hex")}`;
   const logDir = join(engines.logDir, run);
@@ -80,7 +80,7 @@ export async function startTarget(kind: TargetKind, engines: Engines, options: {
     MAILSTOP_RATE_LIMIT_READ: "1000000",
     MAILSTOP_RATE_LIMIT_WRITE: "1000000",
     ...(kind === "embedded"
-      ? { MAILSTOP_DATA_DIR: join(engines.directory, `data-${run}`) }
+      ? { MAILSTOP_DATA_DIR: options.dataDir ?? join(engines.directory, `data-${run}`) }
       : {
           DATABASE_URL: `${engines.postgres.url}/${database}`,
           REDIS_URL: engines.redis.url,
