@@ -13,3 +13,4 @@ export * from "./deadline";
 export * from "./key-file";
 export * from "./periodic";
 export * from "./audit";
+export * from "./redact-url";

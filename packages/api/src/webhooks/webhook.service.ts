@@ -1,4 +1,4 @@
-import { type AuditSource, MailstopError, isId, newId } from "@mailstop/core";
+import { type AuditSource, MailstopError, isId, newId, redactUrl } from "@mailstop/core";
 import { type AuditEntry, type Db, type Webhook, audited, findWebhook, insertWebhook, raiseWebhookEvent, rotateWebhookSecret, updateWebhook } from "@mailstop/db";
 import { type PublicComponents, invalidRequest } from "@mailstop/openapi";
 import { BlockedTarget, type SecretBox, type TargetGuard, newWebhookSecret } from "@mailstop/webhooks";
@@ -37,7 +37,11 @@ async function checkTarget(targets: TargetGuard, url: string): Promise<void> {
   }
 }
 
-/** The audit entry of a change to an endpoint, or null when `webhook` is null (it was not there). */
+/**
+ * The audit entry of a change to an endpoint, or null when `webhook` is null (it was not there).
+ * A URL in `details` is written as {@link redactUrl} shows it: the trail is read with
+ * `usage:read`, which must not reveal a receiver's credentials.
+ */
 export function webhookAudit(source: AuditSource, action: AuditEntry["action"], webhook: { id: string; projectId: string } | null, details?: Record<string, unknown>): AuditEntry | null {
   return webhook === null ? null : { projectId: webhook.projectId, source, action, target: { type: "webhook", id: webhook.id }, ...(details === undefined ? {} : { details }) };
 }
@@ -56,7 +60,7 @@ export async function createWebhook(
   const webhook = await audited(
     db,
     (trx) => insertWebhook(trx, input),
-    (created) => webhookAudit(source, "webhook.created", created, { url: created.url, events: created.events }),
+    (created) => webhookAudit(source, "webhook.created", created, { url: redactUrl(created.url), events: created.events }),
   );
   return { webhook, secret };
 }
@@ -68,7 +72,7 @@ export async function patchWebhook(db: Db, targets: TargetGuard, projectId: stri
   const updated = await audited(
     db,
     (trx) => updateWebhook(trx, projectId, id, patch),
-    (webhook) => webhookAudit(source, "webhook.updated", webhook, { changes: patch }),
+    (webhook) => webhookAudit(source, "webhook.updated", webhook, { changes: patch.url === undefined ? patch : { ...patch, url: redactUrl(patch.url) } }),
   );
   // Deleted since it was found.
   return updated ?? notFound(id);

@@ -201,6 +201,27 @@ describe("GET /v1/audit-events: what each change writes", () => {
     for (const shown of [secret, rotated.json.secret]) expect(all).not.toContain(shown.slice("whsec_".length));
   });
 
+  it("webhooks: a URL's user name, password and query values are redacted in webhook.created and webhook.updated, and never logged", async () => {
+    const owner = await server.bootstrap();
+    const url = "http://user:secret@127.0.0.2:9/hook?token=abc&v=2";
+    const created = await call(owner, "POST", "/v1/webhooks", { url, events: ["message.received"] });
+    expect(created.status).toBe(201);
+    // The owner's own view keeps the URL it registered: deliveries need it whole.
+    expect(created.json.url).toBe(url);
+    const { id } = created.json;
+    const createdEvent = await expectKeyEvent(owner, "webhook.created", { type: "webhook", id }, created);
+    expect(createdEvent.details).toEqual({ url: "http://***:***@127.0.0.2:9/hook?token=***&v=***", events: ["message.received"] });
+    const updated = await call(owner, "PATCH", `/v1/webhooks/${id}`, { url: "http://user:secret@127.0.0.2:9/other?token=abc", description: "ci" });
+    expect(updated.status).toBe(200);
+    expect((await expectKeyEvent(owner, "webhook.updated", { type: "webhook", id }, updated)).details).toEqual({
+      changes: { url: "http://***:***@127.0.0.2:9/other?token=***", description: "ci" },
+    });
+
+    const trail = JSON.stringify((await events(owner)).filter((event) => event.action.startsWith("webhook.")));
+    for (const hidden of ["secret", "abc", "user:"]) expect(trail).not.toContain(hidden);
+    for (const hidden of ["user:secret@", "token=abc"]) expect(server.logs()).not.toContain(hidden);
+  });
+
   it("admin: api_key.created and smtp_credential.replaced on bootstrap, api_key.created, api_key.revoked once, smtp_credential.replaced, project.limits_updated; by admin", async () => {
     const boot = await admin("POST", "/admin/v1/bootstrap", {});
     expect(boot.status).toBe(201);
