@@ -1,4 +1,6 @@
-import { BlockedTarget, TargetGuard, allowedNetworks, isAllowedAddress } from "./network-guard";
+import ipaddr from "ipaddr.js";
+import { BlockedTarget, TargetGuard, allowedNetworks, isAllowedAddress, specialPurposeBlock } from "./network-guard";
+import { IPV4_SPECIAL_PURPOSE, IPV6_SPECIAL_PURPOSE } from "./special-purpose-addresses";
 
 describe("isAllowedAddress", () => {
   const none = allowedNetworks([], "production");
@@ -52,10 +54,73 @@ describe("isAllowedAddress", () => {
   });
 });
 
+/** The first, a middle and the last address of a prefix. */
+function samples(prefix: string): string[] {
+  const [base, bits] = ipaddr.parseCIDR(prefix);
+  const width = base.kind() === "ipv4" ? 32 : 128;
+  const first = base.toByteArray().reduce((value, byte) => (value << 8n) | BigInt(byte), 0n) & ~((1n << BigInt(width - bits)) - 1n);
+  const size = 1n << BigInt(width - bits);
+  const address = (value: bigint) => {
+    const bytes = Array.from({ length: width / 8 }, (_, i) => Number((value >> BigInt(width - 8 * (i + 1))) & 0xffn));
+    return ipaddr.fromByteArray(bytes).toString();
+  };
+  return [...new Set([address(first), address(first + size / 2n), address(first + size - 1n)])];
+}
+
+describe("the IANA special-purpose registries", () => {
+  const none = allowedNetworks([], "production");
+  const registries = [...IPV4_SPECIAL_PURPOSE, ...IPV6_SPECIAL_PURPOSE];
+  // Global per IANA, refused all the same: a NAT64 translator connects to the IPv4 address inside.
+  const translated = "64:ff9b::/96";
+
+  it.each(registries.filter((block) => block.globallyReachable !== true).map((block) => [block.prefix, block.name, block.globallyReachable] as const))(
+    "refuses the first, a middle and the last address of %s (%s, globally reachable: %s) with an empty allow list",
+    (prefix) => {
+      for (const address of samples(prefix)) expect([address, isAllowedAddress(address, none)]).toEqual([address, false]);
+    },
+  );
+
+  it.each(registries.filter((block) => block.globallyReachable === true && block.prefix !== translated).map((block) => [block.prefix, block.name] as const))(
+    "lets the first, a middle and the last address of %s (%s, globally reachable) through",
+    (prefix) => {
+      for (const address of samples(prefix)) expect([address, isAllowedAddress(address, none)]).toEqual([address, true]);
+    },
+  );
+
+  it("refuses the NAT64 prefix, global per IANA: 64:ff9b::7f00:1 is 127.0.0.1 behind a translator", () => {
+    for (const address of samples(translated)) expect(isAllowedAddress(address, none)).toBe(false);
+    expect(isAllowedAddress("64:ff9b::808:808", allowedNetworks(["64:ff9b::/96"], "production"))).toBe(true);
+  });
+
+  it("decides by the most specific entry, and knows every entry by its prefix", () => {
+    expect(specialPurposeBlock("192.0.0.9")).toMatchObject({ prefix: "192.0.0.9/32", globallyReachable: true });
+    expect(specialPurposeBlock("192.0.0.1")).toMatchObject({ prefix: "192.0.0.0/29", globallyReachable: false });
+    expect(specialPurposeBlock("2001:1::4")).toMatchObject({ prefix: "2001::/23", globallyReachable: false });
+    expect(specialPurposeBlock("2001::1")).toMatchObject({ prefix: "2001::/32", globallyReachable: "N/A" });
+    expect(specialPurposeBlock("8.8.8.8")).toBeNull();
+    // The middle address: the first or the last of a block may be a more specific entry (0.0.0.0/32, 255.255.255.255/32).
+    for (const block of registries) expect(specialPurposeBlock(samples(block.prefix)[1] ?? samples(block.prefix)[0]!)).toBe(block);
+  });
+
+  it.each(["::7f00:1", "::a00:1", "::808:808", "::", "fec0::1", "feff:ffff::1"])("refuses %s even with an allow list of ::/0 and 0.0.0.0/0", (address) => {
+    expect(isAllowedAddress(address, allowedNetworks(["::/0", "0.0.0.0/0"], "production"))).toBe(false);
+  });
+
+  it("still lets ::1 through an allow list that covers it (it sits in ::/96 but is loopback, not IPv4-compatible)", () => {
+    expect(isAllowedAddress("::1", allowedNetworks(null, "local"))).toBe(true);
+    expect(isAllowedAddress("::1", allowedNetworks(["::/0"], "production"))).toBe(true);
+    expect(isAllowedAddress("::1", allowedNetworks([], "production"))).toBe(false);
+  });
+
+  it("refuses multicast and what ipaddr.js names outside the registries (IPv4-translated)", () => {
+    for (const address of ["224.0.0.1", "239.255.255.255", "ff02::1", "ff0e::1", "::ffff:0:7f00:1"]) expect([address, isAllowedAddress(address, none)]).toEqual([address, false]);
+  });
+});
+
 describe("TargetGuard on literal addresses (no lookup)", () => {
   const guard = new TargetGuard(allowedNetworks(["127.0.0.2/32"], "production"), ["http:", "https:"], null);
 
-  it.each(["http://127.0.0.1/hook", "http://[::1]/hook", "http://[::ffff:127.0.0.1]/hook", "http://169.254.169.254/latest/meta-data"])("refuses %s as blocked_address", async (url) => {
+  it.each(["http://127.0.0.1/hook", "http://[::1]/hook", "http://[::ffff:127.0.0.1]/hook", "http://169.254.169.254/latest/meta-data", "http://[::7f00:1]/hook", "http://[::127.0.0.2]/hook", "http://[fec0::1]/hook"])("refuses %s as blocked_address", async (url) => {
     await expect(guard.resolve(url)).rejects.toMatchObject({ reason: "blocked_address" });
   });
 

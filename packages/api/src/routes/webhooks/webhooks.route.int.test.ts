@@ -29,6 +29,7 @@ const names = {
   loopback: uniqueDomain("hook-lo"),
   loopback6: uniqueDomain("hook-lo6"),
   mapped: uniqueDomain("hook-mapped"),
+  compatible: uniqueDomain("hook-compat"),
   metadata: uniqueDomain("hook-meta"),
   private: uniqueDomain("hook-10"),
   cgnat: uniqueDomain("hook-cgnat"),
@@ -44,6 +45,7 @@ beforeAll(async () => {
   dns.set(names.loopback, { a: ["127.0.0.1"] });
   dns.set(names.loopback6, { aaaa: ["::1"] });
   dns.set(names.mapped, { aaaa: ["::ffff:7f00:1"] });
+  dns.set(names.compatible, { aaaa: ["::7f00:1"] });
   dns.set(names.metadata, { a: ["169.254.169.254"] });
   dns.set(names.private, { a: ["10.0.0.1"] });
   dns.set(names.cgnat, { a: ["100.64.0.1"] });
@@ -189,6 +191,10 @@ describe("the target guard, at create and at update", () => {
     "http://10.0.0.1/",
     "http://100.64.0.1/",
     "http://[fd00::1]/",
+    // IPv4-compatible (127.0.0.1 to a stack that honours the form) and site-local: refused whatever the allow list.
+    "http://[::7f00:1]:9/",
+    "http://[::127.0.0.2]:9/hook",
+    "http://[fec0::1]/",
   ])("refuses the address %s: 400 blocked_address, nothing created or changed", async (url) => {
     await expectRefused(url, "blocked_address");
   });
@@ -197,6 +203,7 @@ describe("the target guard, at create and at update", () => {
     ["127.0.0.1", names.loopback],
     ["::1", names.loopback6],
     ["::ffff:127.0.0.1", names.mapped],
+    ["::7f00:1 (IPv4-compatible)", names.compatible],
     ["169.254.169.254", names.metadata],
     ["10.0.0.1", names.private],
     ["100.64.0.1", names.cgnat],
