@@ -94,6 +94,12 @@ describe("loadConfig", () => {
     expect(errorLines({ MAILSTOP_PARSER_CONCURRENCY: "0" })).toEqual([expect.stringContaining("MAILSTOP_PARSER_CONCURRENCY")]);
   });
 
+  it("sweeps orphaned raw objects hourly unless MAILSTOP_ORPHAN_SWEEP_INTERVAL_S says otherwise", () => {
+    expect(loadConfig({}).orphanSweepIntervalSeconds).toBe(3_600);
+    expect(loadConfig({ MAILSTOP_ORPHAN_SWEEP_INTERVAL_S: "5" }).orphanSweepIntervalSeconds).toBe(5);
+    expect(errorLines({ MAILSTOP_ORPHAN_SWEEP_INTERVAL_S: "0" })).toEqual([expect.stringMatching(/^invalid configuration: MAILSTOP_ORPHAN_SWEEP_INTERVAL_S/)]);
+  });
+
   it("counts an empty value as unset", () => {
     expect(loadConfig({ MAILSTOP_ADMIN_TOKEN: "", DATABASE_URL: "" })).toMatchObject({ adminToken: null, databaseUrl: null });
   });

@@ -42,6 +42,8 @@ export interface Config {
   reconcileGraceSeconds: number;
   /** How old a raw object without a ledger row or message must be before the reaper deletes it. */
   orphanSweepAgeSeconds: number;
+  /** Seconds between orphan sweeps: hourly by default, since an orphan is a day old before it goes. */
+  orphanSweepIntervalSeconds: number;
   webhooks: {
     /** MAILSTOP_SECRETS_KEY as given (hex or base64); null: the monolith generates one. */
     secretsKey: string | null;
@@ -134,6 +136,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     reapIntervalSeconds: raw.MAILSTOP_REAP_INTERVAL_S,
     reconcileGraceSeconds: raw.MAILSTOP_RECONCILE_GRACE_S,
     orphanSweepAgeSeconds: raw.MAILSTOP_ORPHAN_SWEEP_AGE_S,
+    orphanSweepIntervalSeconds: raw.MAILSTOP_ORPHAN_SWEEP_INTERVAL_S,
     webhooks: {
       secretsKey: raw.MAILSTOP_SECRETS_KEY ?? null,
       allowNetworks: raw.MAILSTOP_WEBHOOK_ALLOW_NETWORKS ?? null,

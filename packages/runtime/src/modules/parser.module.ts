@@ -3,9 +3,6 @@ import type { Metrics } from "@mailstop/metrics";
 import { webhookTargets } from "./webhook-targets";
 import { defineModule } from "../module";
 
-/** How often raw objects nothing knows are looked for (they are a day old before they go). */
-const SWEEP_INTERVAL_MS = 3_600_000;
-
 /**
  * `handlers`, each counting its runs in the metrics by outcome: `completed`, `retried` (it
  * threw and has attempts left) or `failed` (a permanent error, or its last attempt).
@@ -51,7 +48,7 @@ export const parserModule = defineModule({
         metrics.readQueueDepthFrom((queue) => messaging.queue.depth(queue));
         // Every parser declares the same schedule; the queue keeps one.
         await messaging.queue.schedule("reap", {}, config.reapIntervalSeconds * 1000);
-        await messaging.queue.schedule("sweep-orphans", {}, SWEEP_INTERVAL_MS);
+        await messaging.queue.schedule("sweep-orphans", {}, config.orphanSweepIntervalSeconds * 1000);
         worker = messaging.startWorker(jobs, { concurrency: config.parserConcurrency, lockDurationMs: config.jobLockMs });
         // Parse jobs in memory died with the last process: what it accepted and left open is
         // queued again now, before the SMTP edge (which starts after this module) takes new mail.
