@@ -17,6 +17,7 @@ export const failed = (row: Row) =>
  * on healthy engines.
  */
 async function restoreEngines(engines: Engines): Promise<void> {
+  engines.s3Proxy.calm();
   if (!engines.s3.running) await engines.s3.start();
   else engines.s3.thaw();
   if (!(await engines.redis.command("PING").then(() => true, () => false))) await engines.redis.start();
@@ -37,7 +38,7 @@ export async function runCase(drillCase: DrillCase, engines: Engines, quick: boo
   try {
     await restoreEngines(engines);
     prepared = await drillCase.prepare?.(engines);
-    target = await startTarget(drillCase.target, engines, { ...(drillCase.graceS === undefined ? {} : { graceS: drillCase.graceS }), ...(prepared?.dataDir === undefined ? {} : { dataDir: prepared.dataDir }) });
+    target = await startTarget(drillCase.target, engines, { ...drillCase.options, ...(drillCase.graceS === undefined ? {} : { graceS: drillCase.graceS }), ...(prepared?.dataDir === undefined ? {} : { dataDir: prepared.dataDir }) });
     ctx = new DrillContext(engines, target, row, quick);
     await within(`${drillCase.drill} on ${drillCase.target}`, drillCase.run(ctx), drillCase.timeoutMs ?? 6 * 60_000);
   } catch (error) {

@@ -4,6 +4,7 @@ import { diskFullCases } from "./disk-full";
 import { kill9Cases } from "./kill9";
 import { objectStoreCases } from "./object-store";
 import { postgresCases } from "./postgres";
+import { postgresFailoverCases } from "./postgres-failover";
 import { pubsubCases } from "./pubsub";
 import { redisCases } from "./redis";
 import { sigtermCases } from "./sigterm";
@@ -14,6 +15,7 @@ export const ALL_CASES: readonly DrillCase[] = [
   ...kill9Cases,
   ...redisCases,
   ...postgresCases,
+  ...postgresFailoverCases,
   ...objectStoreCases,
   ...pubsubCases,
   ...sigtermCases,

@@ -3,7 +3,7 @@ import { RECONCILE_MIN_AGE_S } from "@mailstop/core";
 import type { Engines } from "./engines";
 import { Load, type LoadOptions, type Message } from "./load";
 import { type Tally, tally } from "./tally";
-import type { Inbox, Target, TargetKind } from "./target";
+import type { Inbox, Target, TargetKind, TargetOptions } from "./target";
 import { say, sleep } from "./time";
 
 /** One line of the table: a drill on a target. */
@@ -41,6 +41,8 @@ export interface DrillCase {
   run(ctx: DrillContext): Promise<void>;
   /** MAILSTOP_RECONCILE_GRACE_S of its target, when not the drills' usual RECONCILE_GRACE_S. */
   graceS?: number;
+  /** How its target is set up, when not as usual (a second SMTP edge, the object store through the fault proxy, settings). */
+  options?: Omit<TargetOptions, "graceS">;
   /** The case's deadline; past it the case fails and the run goes on. Default 6 min. */
   timeoutMs?: number;
   /** Runs before the target starts (a small file system for its data); may throw SkipCase. */
@@ -85,9 +87,10 @@ export class DrillContext {
     return Promise.all(Array.from({ length: count }, (_, i) => this.target.createInbox(`${label}-${this.run}-${i}`)));
   }
 
-  /** Background ingest over SMTP: 6 senders, retrying as MTAs do. */
+  /** Background ingest over SMTP: 12 senders, retrying as MTAs do, spread over the target's SMTP edges. */
   load(inboxes: Inbox[], options: Partial<LoadOptions> = {}): Load {
-    const load = new Load({ port: () => this.target.smtpPort, inboxes, concurrency: 12, pauseMs: 0, label: `${this.row.target}-${this.run}`, ...options });
+    const { edges } = this.target;
+    const load = new Load({ port: (sender) => edges[sender % edges.length]!.ports.smtp!, inboxes, concurrency: 12, pauseMs: 0, label: `${this.row.target}-${this.run}`, ...options });
     this.loads.push(load);
     return load;
   }

@@ -5,6 +5,7 @@ import { onCleanup } from "./cleanup";
 import { PostgresCluster } from "./postgres";
 import { RedisServer } from "./redis";
 import { S3Server } from "./s3";
+import { S3FaultProxy } from "./s3-fault-proxy";
 import { say } from "./time";
 
 /** The disposable engines of one run, and the run's temporary directory. */
@@ -14,6 +15,8 @@ export interface Engines {
   postgres: PostgresCluster;
   redis: RedisServer;
   s3: S3Server;
+  /** A proxy in front of s3, forwarding everything until a drill gives it a fault plan. */
+  s3Proxy: S3FaultProxy;
 }
 
 /**
@@ -33,6 +36,7 @@ export async function startEngines(): Promise<Engines> {
     RedisServer.create(logDir),
     S3Server.create(join(directory, "s3"), logDir),
   ]);
-  say(`engines: PostgreSQL :${postgres.port}, Redis :${redis.port}, s3rver :${s3.port}`);
-  return { directory, logDir, postgres, redis, s3 };
+  const s3Proxy = await S3FaultProxy.create(s3.port);
+  say(`engines: PostgreSQL :${postgres.port}, Redis :${redis.port}, s3rver :${s3.port} (fault proxy ${s3Proxy.endpoint})`);
+  return { directory, logDir, postgres, redis, s3, s3Proxy };
 }

@@ -52,8 +52,8 @@ export function renderMessage(message: Message): string {
 }
 
 export interface LoadOptions {
-  /** Where to send: read at every connect, so a drill may move it. */
-  port: () => number;
+  /** Where sender number `sender` sends: read at every connect, so a drill may move it. */
+  port: (sender: number) => number;
   inboxes: Inbox[];
   /** Senders, each with one connection (a pool). */
   concurrency: number;
@@ -77,7 +77,7 @@ export class Load {
   private readonly run = randomBytes(3).toString("hex");
 
   constructor(private readonly options: LoadOptions) {
-    this.senders = Array.from({ length: options.concurrency }, () => this.sender());
+    this.senders = Array.from({ length: options.concurrency }, (_, i) => this.sender(i));
   }
 
   /** Stops taking new messages; resolves once every message is accepted, refused for good, or given up. */
@@ -127,8 +127,8 @@ export class Load {
     return message;
   }
 
-  private async sender(): Promise<void> {
-    const connection = new Connection(this.options.port);
+  private async sender(index: number): Promise<void> {
+    const connection = new Connection(() => this.options.port(index));
     try {
       while (this.running) {
         await deliver(connection, this.next(), () => this.giveUpAt);

@@ -12,7 +12,8 @@ export class S3Server {
 
   private constructor(
     readonly port: number,
-    private readonly directory: string,
+    /** s3rver's files: `<directory>/<bucket>/<key>._S3rver_object` for each object. */
+    readonly directory: string,
     private readonly logDir: string,
   ) {}
 

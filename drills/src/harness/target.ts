@@ -17,6 +17,20 @@ export const TARGET_KINDS: readonly TargetKind[] = ["monolith", "embedded", "fle
  */
 export const RECONCILE_GRACE_S = 3;
 
+/** How a target is set up, beyond its kind. */
+export interface TargetOptions {
+  /** Its MAILSTOP_RECONCILE_GRACE_S (default RECONCILE_GRACE_S). */
+  graceS?: number;
+  /** The embedded target's MAILSTOP_DATA_DIR. */
+  dataDir?: string;
+  /** The fleet's SMTP edges (default 1), each a process on ports of its own; the load is spread over them. */
+  smtpEdges?: number;
+  /** The object store through the run's fault proxy (engines.s3Proxy) instead of s3rver itself. */
+  s3ThroughProxy?: boolean;
+  /** Settings added to every process's environment. */
+  env?: Record<string, string>;
+}
+
 export interface Inbox {
   id: string;
   address: string;
@@ -30,13 +44,18 @@ export interface Target {
   /** Every process, in start order ("all" alone for a monolith). */
   services: Service[];
   service(name: ServiceName): Service;
-  /** The process that runs the SMTP edge. */
+  /** The process that runs the SMTP edge (the first, on a fleet with several). */
   edge: Service;
+  /** Every process that runs an SMTP edge. */
+  edges: Service[];
   smtpPort: number;
   /** Where reads go (the api) and where waits and streams go (the waiter): one origin for a monolith. */
   apiUrl: string;
   waitUrl: string;
   apiKey: string;
+  /** Its database on the run's PostgreSQL and its bucket on the run's s3rver (null on the embedded target). */
+  database: string | null;
+  bucket: string | null;
   createInbox(tag: string): Promise<Inbox>;
   /** Accept-ledger rows still open, or null where the drills cannot read the database (PGlite). */
   openLedgerRows(): Promise<number | null>;
@@ -56,7 +75,7 @@ let sequence = 0;
  * Starts a target on the run's engines: a database, a Redis prefix and a bucket of its own
  * (the embedded monolith: a data directory of its own), every process on free loopback ports.
  */
-export async function startTarget(kind: TargetKind, engines: Engines, options: { graceS?: number; dataDir?: string } = {}): Promise<Target> {
+export async function startTarget(kind: TargetKind, engines: Engines, options: TargetOptions = {}): Promise<Target> {
   const graceS = options.graceS ?? RECONCILE_GRACE_S;
   const run = `${kind}${++sequence}${randomBytes(2).toString("hex")}`;
   const logDir = join(engines.logDir, run);
@@ -85,11 +104,12 @@ export async function startTarget(kind: TargetKind, engines: Engines, options: {
           DATABASE_URL: `${engines.postgres.url}/${database}`,
           REDIS_URL: engines.redis.url,
           MAILSTOP_REDIS_PREFIX: `drills-${run}`,
-          S3_ENDPOINT: engines.s3.endpoint,
+          S3_ENDPOINT: options.s3ThroughProxy ? engines.s3Proxy.endpoint : engines.s3.endpoint,
           S3_ACCESS_KEY: "S3RVER",
           S3_SECRET_KEY: "S3RVER",
           S3_BUCKET: `drills-${run.toLowerCase()}`,
         }),
+    ...options.env,
   };
 
   const services: Service[] = [];
@@ -101,10 +121,13 @@ export async function startTarget(kind: TargetKind, engines: Engines, options: {
     if (kind === "fleet") {
       // As compose and the Kubernetes Job do: migrations once, before the services.
       await runMigrate(env, logDir);
+      const edges = Array.from({ length: options.smtpEdges ?? 1 }, (_, i) => i);
       for (const name of ["api", "waiter", "smtp-edge", "parser"] as const) {
-        // The smtp-edge and the parser each have an operations listener (/health, /ready, /metrics).
-        const ports = name === "api" || name === "waiter" ? { http: await freePort() } : name === "smtp-edge" ? { smtp: await freePort(), capture: await freePort(), ops: await freePort() } : { ops: await freePort() };
-        services.push(new Service(name, env, ports, join(logDir, `${name}.log`)));
+        for (const copy of name === "smtp-edge" ? edges : [0]) {
+          // The smtp-edge and the parser each have an operations listener (/health, /ready, /metrics).
+          const ports = name === "api" || name === "waiter" ? { http: await freePort() } : name === "smtp-edge" ? { smtp: await freePort(), capture: await freePort(), ops: await freePort() } : { ops: await freePort() };
+          services.push(new Service(name, env, ports, join(logDir, `${name}${copy === 0 ? "" : `-${copy + 1}`}.log`)));
+        }
       }
     } else {
       services.push(new Service("all", env, { http: await freePort(), smtp: await freePort(), capture: await freePort() }, join(logDir, "all.log")));
@@ -118,6 +141,7 @@ export async function startTarget(kind: TargetKind, engines: Engines, options: {
       return found;
     };
     const edge = service("smtp-edge");
+    const edges = services.filter((s) => s.name === "smtp-edge" || s.name === "all");
     const apiUrl = service("api").httpUrl!;
     const waitUrl = service("waiter").httpUrl!;
     const project = await call<{ project_id: string; api_key: string }>(apiUrl, adminToken, "POST", "/admin/v1/bootstrap", { project_key: `drills${run}`.toLowerCase() });
@@ -132,10 +156,13 @@ export async function startTarget(kind: TargetKind, engines: Engines, options: {
       services,
       service,
       edge,
+      edges,
       smtpPort: edge.ports.smtp!,
       apiUrl,
       waitUrl,
       apiKey,
+      database: kind === "embedded" ? null : database,
+      bucket: env.S3_BUCKET ?? null,
       logDir,
       createInbox: (tag) => call<Inbox>(apiUrl, apiKey, "POST", "/v1/inboxes", { tag }),
       async openLedgerRows() {
