@@ -28,7 +28,7 @@ export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 export type AuditActor = { type: "api_key"; id: string } | { type: "admin"; id: "admin" } | { type: "system"; id: SystemActor };
 
 /** The parts of the service that change things on their own. */
-export type SystemActor = "webhook-delivery" | "domain-claims" | "first-start";
+export type SystemActor = "webhook-delivery" | "domain-claims" | "first-start" | "capture-relay";
 
 /** The operator, through the admin API or the CLI that calls it. */
 export const ADMIN_ACTOR: AuditActor = { type: "admin", id: "admin" };

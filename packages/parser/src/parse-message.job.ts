@@ -1,5 +1,5 @@
 import { Readable } from "node:stream";
-import { INLINE_PART_MAX_BYTES, METRICS, MailstopError, RETENTION_SECONDS, captureTag, inboxAddress, newId, periodStart } from "@mailstop/core";
+import { INLINE_PART_MAX_BYTES, METRICS, MailstopError, RETENTION_SECONDS, captureTag, inboxAddress, newId, periodStart, sha256, systemSource } from "@mailstop/core";
 import { blobKeys } from "@mailstop/blob-store";
 import {
   type Labels,
@@ -7,6 +7,7 @@ import {
   type ParsedContent,
   type StoreMessageInput,
   type StoredCopy,
+  audited,
   ensureInbox,
   isDatabaseUnreachable,
   markTransactionsDone,
@@ -22,18 +23,38 @@ import { PARSE_LIMITS, type ParseLimits } from "./parse-limits";
 import { type ReadMessage, readMessage } from "./read-message";
 import { StoreBatcher } from "./store-batcher";
 
-/** The capture inbox of a recipient, created on first use with `labels.recipient`. */
+/**
+ * The capture inbox of a recipient, created on first use with `labels.recipient` and audited
+ * then, in the same transaction, as `inbox.created` by the system (`capture-relay`). The entry
+ * names the recipient only by the SHA-256 of its lower-cased address, as an erasure's entry
+ * does: the address, and the tag made of it, are personal data an erasure removes with the
+ * inbox, and the trail outlives both.
+ */
 async function captureInbox(deps: ParserDeps, delivery: Delivery, recipient: string): Promise<string> {
   const tag = captureTag(recipient);
   if (tag === null) throw new PermanentJobError(`capture recipient ${recipient} cannot make a tag`);
-  const { inbox } = await ensureInbox(deps.db, newId("inbox"), {
+  const definition = {
     projectId: delivery.project_id,
     domainId: null,
     tag,
     address: inboxAddress({ projectKey: delivery.project_key, tag, domain: null, sharedDomain: deps.config.sharedDomain }),
     labels: { recipient },
     retentionSeconds: RETENTION_SECONDS.default,
-  });
+  };
+  const { inbox } = await audited(
+    deps.db,
+    (trx) => ensureInbox(trx, newId("inbox"), definition),
+    ({ inbox, created }) =>
+      created
+        ? {
+            projectId: delivery.project_id,
+            source: systemSource("capture-relay"),
+            action: "inbox.created",
+            target: { type: "inbox", id: inbox.id },
+            details: { created_by: "capture_relay", recipient_sha256: sha256(recipient.toLowerCase()).toString("hex") },
+          }
+        : null,
+  );
   return inbox.id;
 }
 

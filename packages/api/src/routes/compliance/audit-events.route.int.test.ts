@@ -1,13 +1,16 @@
-import { newId } from "@mailstop/core";
+import { createHash } from "node:crypto";
+import { captureTag, newId } from "@mailstop/core";
 import {
   TEST_ADMIN_TOKEN,
   TEST_SECRETS_KEY,
   type TestDns,
   type TestProject,
+  eventually,
   expectError,
   insertMessageRows,
   keyRequest,
   rawRequest,
+  smtpTransport,
   startTestDns,
   uniqueDomain,
   uniqueRunId,
@@ -26,6 +29,7 @@ beforeAll(async () => {
 });
 const server = useTestServer(() => ({
   project: false,
+  mail: true,
   env: { MAILSTOP_DNS_SERVERS: dns.server, MAILSTOP_WEBHOOK_ALLOW_NETWORKS: "127.0.0.2/32", MAILSTOP_SECRETS_KEY: TEST_SECRETS_KEY },
 }));
 afterAll(async () => {
@@ -260,6 +264,33 @@ describe("GET /v1/audit-events: what each change writes", () => {
     // A PATCH that sets nothing changes nothing.
     await admin("PATCH", `/admin/v1/projects/${owner.projectId}`, { limits: {} });
     expect(await eventsOf(owner, "project.limits_updated", owner.projectId)).toHaveLength(1);
+  });
+});
+
+describe("inbox.created for an inbox the capture relay creates", () => {
+  it("is written by the system (capture-relay) with the recipient's SHA-256, never its address or tag; a capture into that inbox writes none", async () => {
+    const project = await server.bootstrap();
+    const local = `Cap.${newId("message").slice(-12)}`;
+    const recipient = `${local}+X@Customer.Example`;
+    const relay = smtpTransport(server.smtp!.capture, { auth: { user: project.smtp.username, pass: project.smtp.password } });
+    const capture = (subject: string) => relay.sendMail({ from: "app@staging.example", to: recipient, subject, text: "captured" });
+
+    await capture("first");
+    const created = await eventually(async () => (await events(project, "&action=inbox.created"))[0], { what: "the capture inbox's inbox.created", timeoutMs: 30_000 });
+    expect(created).toMatchObject({ actor: { type: "system", id: "capture-relay" }, request_id: null, target: { type: "inbox", id: expect.stringMatching(/^ibx_/) } });
+    expect(created.details).toEqual({ created_by: "capture_relay", recipient_sha256: createHash("sha256").update(recipient.toLowerCase()).digest("hex") });
+    const inbox = await call(project, "GET", `/v1/inboxes/${created.target.id}`);
+    expect(inbox.json.tag).toBe(captureTag(recipient));
+
+    await capture("second");
+    await eventually(async () => {
+      const listed = await call(project, "GET", `/v1/messages?inbox=${created.target.id}&limit=100`);
+      return listed.json.data.find((message: { subject: string }) => message.subject === "second");
+    }, { what: "the second capture", timeoutMs: 30_000 });
+    expect(await events(project, "&action=inbox.created")).toEqual([created]);
+
+    const trail = JSON.stringify(await events(project)).toLowerCase();
+    for (const hidden of [recipient.toLowerCase(), local.toLowerCase(), captureTag(recipient)!, "customer.example", inbox.json.address.toLowerCase()]) expect(trail).not.toContain(hidden);
   });
 });
 
