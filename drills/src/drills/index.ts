@@ -3,6 +3,7 @@ import { badInputCases } from "./bad-input";
 import { diskFullCases } from "./disk-full";
 import { kill9Cases } from "./kill9";
 import { objectStoreCases } from "./object-store";
+import { objectStoreFlakyCases } from "./object-store-flaky";
 import { postgresCases } from "./postgres";
 import { postgresFailoverCases } from "./postgres-failover";
 import { pubsubCases } from "./pubsub";
@@ -17,6 +18,7 @@ export const ALL_CASES: readonly DrillCase[] = [
   ...postgresCases,
   ...postgresFailoverCases,
   ...objectStoreCases,
+  ...objectStoreFlakyCases,
   ...pubsubCases,
   ...sigtermCases,
   ...badInputCases,
