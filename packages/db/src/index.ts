@@ -21,3 +21,4 @@ export { buildEmbeddedTemplate, embeddedTemplatePath } from "./embedded-template
 export * from "./repositories/webhook.repository";
 export * from "./repositories/audit.repository";
 export * from "./repositories/erasure.repository";
+export * from "./repositories/reservation.repository";

@@ -16,6 +16,7 @@ const TABLES = [
   "attachments",
   "usage_counters",
   "storage_usage",
+  "ingest_reservations",
   "webhooks",
   "webhook_deliveries",
   "webhook_attempts",

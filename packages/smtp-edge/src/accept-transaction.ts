@@ -16,12 +16,17 @@ async function storeAll(puts: Promise<unknown>[], timeoutMs: number): Promise<vo
   if (failed) throw (failed as PromiseRejectedResult).reason;
 }
 
+/** What makes a recipient's copy: its inbox (receiving), or its address in its project (capture). */
+export function copyKeyOf(recipient: AcceptedRecipient): string {
+  return recipient.inboxId ?? `${recipient.projectId}\n${recipient.address.toLowerCase()}`;
+}
+
 /** One copy per inbox (receiving) or per recipient address (capture), grouped by project. */
 function deliveriesOf(transactionId: string, recipients: readonly AcceptedRecipient[]): Delivery[] {
   const byProject = new Map<string, Delivery>();
   const seen = new Set<string>();
   for (const recipient of recipients) {
-    const copyKey = recipient.inboxId ?? `${recipient.projectId}\n${recipient.address.toLowerCase()}`;
+    const copyKey = copyKeyOf(recipient);
     if (seen.has(copyKey)) continue;
     seen.add(copyKey);
     let delivery = byProject.get(recipient.projectId);
@@ -47,12 +52,14 @@ function deliveriesOf(transactionId: string, recipients: readonly AcceptedRecipi
  * gets `451 4.3.0` and retries; the refused transaction is forgotten in the background (its raw
  * copies deleted, its row marked done; a parse of it finds no raw source and stores nothing).
  * A failed enqueue is logged and still answered `250`: the reconciler repairs it.
+ * `id` is the id the transaction's reservations are filed under, when it reserved any: its
+ * ledger row keeps them counted until the parser has stored it.
  */
 export async function acceptTransaction(
   deps: SmtpEdgeDeps,
-  transaction: { kind: "received" | "captured"; raw: Buffer; envelopeFrom: string | null; recipients: readonly AcceptedRecipient[] },
+  transaction: { kind: "received" | "captured"; raw: Buffer; envelopeFrom: string | null; recipients: readonly AcceptedRecipient[]; id?: string | undefined },
 ): Promise<string> {
-  const transactionId = newTransactionId();
+  const transactionId = transaction.id ?? newTransactionId();
   const acceptedAt = new Date();
   const deliveries = deliveriesOf(transactionId, transaction.recipients);
   const record = { id: transactionId, kind: transaction.kind, size: transaction.raw.length, envelopeFrom: transaction.envelopeFrom, acceptedAt, deliveries };

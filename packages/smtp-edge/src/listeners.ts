@@ -2,12 +2,12 @@ import { type SMTPServer, type SMTPServerEnvelope, type SMTPServerOptions, type 
 import { captureTag, secretMatchesHash } from "@mailstop/core";
 import { type Admission, findSmtpCredential } from "@mailstop/db";
 import type { SmtpListener } from "@mailstop/metrics";
-import { assertCaptureAdmitted } from "./admission";
-import { acceptTransaction } from "./accept-transaction";
+import { acceptTransaction, copyKeyOf } from "./accept-transaction";
 import { collectData } from "./collect-data";
 import type { AcceptedRecipient, SmtpEdgeDeps } from "./deps";
 import { PromptGreetingSMTPServer } from "./prompt-greeting";
 import { OpenTransactions, SHUTDOWN_GRACE_MS } from "./open-transactions";
+import { TransactionReservations } from "./reservations";
 import { resolveReceivingRecipient } from "./resolve-recipient";
 import { REPLY, type SmtpReply, isSmtpReply } from "./smtp-reply";
 import type { TlsCredentials } from "./tls";
@@ -50,7 +50,14 @@ function counters(deps: SmtpEdgeDeps, listener: SmtpListener) {
   return { recipient: (code: number) => metrics.smtpRecipient(listener, code), transaction: (code: number) => metrics.smtpTransaction(listener, code) };
 }
 
-function baseOptions(deps: SmtpEdgeDeps, tls: TlsCredentials | null, name: string, open: OpenTransactions, listener: SmtpListener): SMTPServerOptions {
+function baseOptions(
+  deps: SmtpEdgeDeps,
+  tls: TlsCredentials | null,
+  name: string,
+  open: OpenTransactions,
+  listener: SmtpListener,
+  reservations: TransactionReservations,
+): ConstructorParameters<typeof PromptGreetingSMTPServer>[0] {
   return {
     name,
     // smtp-server writes "220 <name> ESMTP <banner>": the brand alone, so ESMTP is said once.
@@ -70,6 +77,9 @@ function baseOptions(deps: SmtpEdgeDeps, tls: TlsCredentials | null, name: strin
       deps.metrics?.smtpSession(listener, refused === null ? 220 : refused.responseCode);
       callback(refused);
     },
+    // A transaction reset or cut before DATA lets go of what it reserved at RCPT.
+    onEnvelopeDropped: (envelope) => reservations.dropped(envelope),
+    onClose: (session) => reservations.dropped(session.envelope),
   };
 }
 
@@ -77,15 +87,29 @@ function envelopeFrom(session: SMTPServerSession): string | null {
   return session.envelope.mailFrom === false ? null : session.envelope.mailFrom.address || null;
 }
 
-/** DATA on either listener: collect, make durable, then `250` naming the transaction. */
-function onDataFor(deps: SmtpEdgeDeps, kind: "received" | "captured", open: OpenTransactions): NonNullable<SMTPServerOptions["onData"]> {
+/**
+ * DATA on either listener: collect, make durable, then `250` naming the transaction. Its
+ * reservations stay counted when it is accepted and are released when it is not.
+ */
+function onDataFor(
+  deps: SmtpEdgeDeps,
+  kind: "received" | "captured",
+  open: OpenTransactions,
+  reservations: TransactionReservations,
+): NonNullable<SMTPServerOptions["onData"]> {
   const reply = replyWith(deps, REPLY.temporaryFailure, counters(deps, kind === "received" ? "receiving" : "capture").transaction);
   return (stream, session, callback) => {
+    const envelope = session.envelope;
+    const id = reservations.beginData(envelope);
     const transaction = collectData(stream).then(async (raw) => {
-      const recipients = accepted.get(session.envelope) ?? [];
-      const transactionId = await acceptTransaction(deps, { kind, raw, envelopeFrom: envelopeFrom(session), recipients });
+      const recipients = accepted.get(envelope) ?? [];
+      const transactionId = await acceptTransaction(deps, { kind, raw, envelopeFrom: envelopeFrom(session), recipients, id });
       return `2.0.0 Ok: ${kind === "captured" ? "captured" : "queued"} as ${transactionId}`;
     });
+    void transaction.then(
+      () => reservations.accepted(envelope),
+      () => reservations.refused(envelope),
+    );
     open.track(session.id, transaction);
     reply(transaction, callback);
   };
@@ -94,23 +118,28 @@ function onDataFor(deps: SmtpEdgeDeps, kind: "received" | "captured", open: Open
 /** The receiving edge (MX): existing inboxes only, `sim.*` behaviours, no AUTH. */
 export function createReceivingServer(deps: SmtpEdgeDeps, tls: TlsCredentials | null, open = new OpenTransactions()): SMTPServer {
   const reply = replyWith(deps, REPLY.temporaryLocalError, counters(deps, "receiving").recipient);
+  const reservations = new TransactionReservations(deps);
   return new PromptGreetingSMTPServer({
-    ...baseOptions(deps, tls, deps.config.mxHost, open, "receiving"),
+    ...baseOptions(deps, tls, deps.config.mxHost, open, "receiving", reservations),
     disabledCommands: tls === null ? ["AUTH", "STARTTLS"] : ["AUTH"],
     onRcptTo(address, session, callback) {
       reply(
-        resolveReceivingRecipient(deps, address.address, envelopeFrom(session) ?? "").then((recipient) => remember(session, recipient)),
+        (async () => {
+          const { recipient, metered } = await resolveReceivingRecipient(deps, address.address, envelopeFrom(session) ?? "");
+          if (metered) await reservations.reserve(session.envelope, recipient.projectId, copyKeyOf(recipient));
+          remember(session, recipient);
+        })(),
         callback,
       );
     },
-    onData: onDataFor(deps, "received", open),
+    onData: onDataFor(deps, "received", open, reservations),
   });
 }
 
 interface CaptureUser {
   projectId: string;
   projectKey: string;
-  /** As of AUTH, without usage (see assertCaptureAdmitted). */
+  /** As of AUTH, without usage: a metered project's RCPT reads it again (reservations.ts). */
   admission: Admission;
 }
 
@@ -118,8 +147,9 @@ interface CaptureUser {
 export function createCaptureServer(deps: SmtpEdgeDeps, tls: TlsCredentials | null, open = new OpenTransactions()): SMTPServer {
   const reply = replyWith(deps, REPLY.temporaryLocalError, counters(deps, "capture").recipient);
   const replyToAuth = replyWith(deps, REPLY.temporaryAuthFailure);
+  const reservations = new TransactionReservations(deps);
   return new PromptGreetingSMTPServer({
-    ...baseOptions(deps, tls, deps.config.captureHost, open, "capture"),
+    ...baseOptions(deps, tls, deps.config.captureHost, open, "capture", reservations),
     authMethods: ["PLAIN", "LOGIN"],
     authOptional: false,
     // Where STARTTLS is offered, the credential travels only after it; on a laptop (no
@@ -141,12 +171,16 @@ export function createCaptureServer(deps: SmtpEdgeDeps, tls: TlsCredentials | nu
         (async () => {
           const user = session.user as CaptureUser;
           if (captureTag(address.address) === null) throw REPLY.badCaptureAddress();
-          await assertCaptureAdmitted(deps.db, user.projectId, user.admission);
-          remember(session, { address: address.address, projectId: user.projectId, projectKey: user.projectKey, inboxId: null, sim: null });
+          const recipient: AcceptedRecipient = { address: address.address, projectId: user.projectId, projectKey: user.projectKey, inboxId: null, sim: null };
+          // Suspension as of AUTH (one connection per message for most senders); with a limit
+          // that counts mail, the reservation reads everything again, suspension included.
+          if (user.admission.suspended) throw REPLY.suspended();
+          if (user.admission.metered) await reservations.reserve(session.envelope, user.projectId, copyKeyOf(recipient));
+          remember(session, recipient);
         })(),
         callback,
       );
     },
-    onData: onDataFor(deps, "captured", open),
+    onData: onDataFor(deps, "captured", open, reservations),
   });
 }

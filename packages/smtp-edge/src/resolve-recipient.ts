@@ -11,9 +11,10 @@ const SIM_REFUSALS = { "hard-bounce": REPLY.hardBounce, "soft-bounce": REPLY.sof
  * verified domain), or a refusal, decided in the order of docs/smtp.md "The receiving edge".
  * `sim.*` tags behave as docs/inboxes-and-addresses.md describes them; the refusing ones need
  * no inbox (on a custom domain, a verified one), nor does a refused greylist attempt on the
- * shared domain. Throws the SMTP reply to send.
+ * shared domain. Throws the SMTP reply to send. `metered`: the project has a limit that counts
+ * its mail, so the recipient must still be reserved (reservations.ts).
  */
-export async function resolveReceivingRecipient(deps: SmtpEdgeDeps, recipient: string, sender: string): Promise<AcceptedRecipient> {
+export async function resolveReceivingRecipient(deps: SmtpEdgeDeps, recipient: string, sender: string): Promise<{ recipient: AcceptedRecipient; metered: boolean }> {
   const address = recipient.toLowerCase();
   const at = address.lastIndexOf("@");
   if (at <= 0) throw REPLY.unknownRecipient();
@@ -47,10 +48,13 @@ export async function resolveReceivingRecipient(deps: SmtpEdgeDeps, recipient: s
   if (target === null) throw REPLY.unknownRecipient();
   assertAdmitted(target.admission);
   return {
-    address: recipient,
-    projectId: target.projectId,
-    projectKey: target.projectKey,
-    inboxId: target.inboxId,
-    sim: sim === "delay" || sim === "complaint" ? sim : null,
+    recipient: {
+      address: recipient,
+      projectId: target.projectId,
+      projectKey: target.projectKey,
+      inboxId: target.inboxId,
+      sim: sim === "delay" || sim === "complaint" ? sim : null,
+    },
+    metered: target.admission.metered,
   };
 }

@@ -1,6 +1,7 @@
 import { METRICS, newId, periodStart, sha256 } from "@mailstop/core";
 import { insertDomain } from "@mailstop/db";
 import { SmtpDialogue, defaultSmtpTransport, eventually, smtpTransport, uniqueDomain, uniqueTag, useTestServer } from "@mailstop/testkit";
+import { raceTheCeiling, storedAfterRace } from "./ceiling-race.fixture";
 
 const MAX_BYTES = 200_000;
 const SIM_DELAY_MS = 1500;
@@ -346,6 +347,92 @@ describe("capture relay", () => {
   it("stores the SMTP password only as its SHA-256 hash", async () => {
     const row = await server.db.selectFrom("smtp_credentials").selectAll().where("project_id", "=", server.project.projectId).executeTakeFirstOrThrow();
     expect(row.password_hash.equals(sha256(server.project.smtp.password))).toBe(true);
+  });
+});
+
+describe("limits count every recipient the moment RCPT accepts it", () => {
+  const refusedAtRcpt = { code: 452, text: expect.stringMatching(/^4\.3\.1 /) };
+
+  it("50 concurrent senders and one 150-recipient capture transaction against an ingest ceiling of 10 store exactly 10", async () => {
+    const capped = await server.bootstrap();
+    const inbox = await createInbox(uniqueTag("race"), capped);
+    await server.admin.PATCH("/admin/v1/projects/{id}", { params: { path: { id: capped.projectId } }, body: { limits: { ingest_ceiling: 10 } } });
+    const outcome = await raceTheCeiling({ receiving: [ports().receiving], capture: ports().capture, inboxAddress: inbox.address, credential: capped.smtp });
+    expect(outcome.receivedSubjects.length + outcome.capturedRecipients.length).toBe(10);
+    expect(outcome.refusals).toHaveLength(50 + 150 - 10);
+    for (const refusal of outcome.refusals) expect(refusal).toEqual(refusedAtRcpt);
+    expect(await storedAfterRace(server.db, capped.projectId, outcome)).toEqual({ copies: 10, metered: 10 });
+  });
+
+  it("an organisation's monthly_messages, with organisation limits on, holds across its projects under the same race", async () => {
+    const project = await server.bootstrap();
+    const { data: sibling } = await server.admin.POST("/admin/v1/projects", { body: { organisation_id: project.organisationId } });
+    const { data: siblingCredential } = await server.admin.POST("/admin/v1/projects/{id}/smtp-credentials", { params: { path: { id: sibling!.id } } });
+    const inbox = await createInbox(uniqueTag("orgrace"), project);
+    await server.admin.PATCH("/admin/v1/organisations/{id}", { params: { path: { id: project.organisationId } }, body: { organisation_limits: true, limits: { monthly_messages: 7 } } });
+    // The project's inbox takes the senders; the sibling project's credential the capture transaction.
+    const outcome = await raceTheCeiling({ receiving: [ports().receiving], capture: ports().capture, inboxAddress: inbox.address, credential: siblingCredential!, senders: 20, captureRecipients: 20 });
+    expect(outcome.receivedSubjects.length + outcome.capturedRecipients.length).toBe(7);
+    for (const refusal of outcome.refusals) expect(refusal).toEqual(refusedAtRcpt);
+    const [mine, theirs] = await Promise.all([
+      storedAfterRace(server.db, project.projectId, { ...outcome, capturedRecipients: [] }),
+      storedAfterRace(server.db, sibling!.id, { ...outcome, receivedSubjects: [] }),
+    ]);
+    expect(mine.copies + theirs.copies).toBe(7);
+    expect(mine.metered + theirs.metered).toBe(7);
+  });
+
+  it("a reserved recipient holds its place until its transaction is reset, cut or refused at DATA, then lets it go", async () => {
+    const capped = await server.bootstrap();
+    const inbox = await createInbox(uniqueTag("held"), capped);
+    await server.admin.PATCH("/admin/v1/projects/{id}", { params: { path: { id: capped.projectId } }, body: { limits: { ingest_ceiling: 1 } } });
+    const open = async () => {
+      const { dialogue } = await SmtpDialogue.open(ports().receiving);
+      await dialogue.command("EHLO held.example");
+      return dialogue;
+    };
+    const rcpt = async (dialogue: SmtpDialogue) => {
+      await dialogue.command("RSET");
+      await dialogue.command("MAIL FROM:<s@held.example>");
+      return dialogue.command(`RCPT TO:<${inbox.address}>`);
+    };
+    /** RCPT on `dialogue` until accepted: a release is not awaited by the transaction that lets go. */
+    const rcptOnceReleased = (dialogue: SmtpDialogue, what: string) => eventually(async () => ((await rcpt(dialogue)).code === 250 ? true : null), { what });
+    const [a, b] = [await open(), await open()];
+    try {
+      // A's recipient is reserved, not stored: B is refused all the same.
+      expect((await rcpt(a)).code).toBe(250);
+      expect(await rcpt(b)).toEqual(refusedAtRcpt);
+      // RSET on A (rcpt begins with it) lets B in.
+      expect((await a.command("RSET")).code).toBe(250);
+      await rcptOnceReleased(b, "B's recipient once A reset");
+      expect(await rcpt(a)).toEqual(refusedAtRcpt);
+      // B's connection cut before DATA lets A in.
+      b.close();
+      await rcptOnceReleased(a, "A's recipient once B's connection closed");
+      // A's DATA refused (over the size limit) lets a new connection in.
+      expect((await a.command("DATA")).code).toBe(354);
+      a.write(`Subject: big\r\n\r\n${"x".repeat(998)}\r\n`.repeat(Math.ceil(MAX_BYTES / 1000) + 20));
+      expect((await a.command(".")).code).toBe(552);
+      const c = await open();
+      try {
+        await rcptOnceReleased(c, "C's recipient once A's DATA was refused");
+        const subject = `Held ${newId("message")}`;
+        expect((await c.command("DATA")).code).toBe(354);
+        c.write(`Subject: ${subject}\r\n\r\nkept\r\n`);
+        expect((await c.command(".")).code).toBe(250);
+        // Accepted, it counts until stored and after: nobody else gets in.
+        expect(await rcpt(a)).toEqual(refusedAtRcpt);
+        await server.stored(inbox.id, subject);
+        expect(await rcpt(a)).toEqual(refusedAtRcpt);
+      } finally {
+        c.close();
+      }
+    } finally {
+      a.close();
+      b.close();
+    }
+    expect(await rowsOf(inbox.id)).toHaveLength(1);
   });
 });
 

@@ -1,4 +1,4 @@
-import type { LimitState } from "@mailstop/core";
+import { type LimitState, spentLimit } from "@mailstop/core";
 import { type RawBuilder, sql } from "kysely";
 import type { Db } from "../database";
 import { countOf, organisationMessagesUsed, organisationStoredBytes, projectMessagesUsed } from "./usage.repository";
@@ -70,6 +70,21 @@ export function toAdmission(row: AdmissionRow): Admission {
     },
     metered: ingestCeiling !== null || row.organisation_limits,
   };
+}
+
+/** Why the project's mail is refused at RCPT, or null when it is admitted (the order of docs/smtp.md's table). */
+export type Refusal = "suspended" | "ingest_ceiling" | "organisation_limit";
+
+/**
+ * The decision on an admission: its organisation suspended, its ingest ceiling reached, or its
+ * organisation's limits on and reached. A project's own allowance never refuses mail: it
+ * refuses reads.
+ */
+export function refusalOf(admission: Admission): Refusal | null {
+  if (admission.suspended) return "suspended";
+  if (admission.ingestCeiling !== null && (admission.ingested ?? 0) >= admission.ingestCeiling) return "ingest_ceiling";
+  if (spentLimit(admission.limits) !== null) return "organisation_limit";
+  return null;
 }
 
 /** The project's admission now, with the usage its limits need in `period`; null when the project is gone. */

@@ -1,6 +1,7 @@
 import type { AuditEventsTable } from "./audit.table";
 import type { JobsTable } from "./job.table";
 import type { AcceptedTransactionsTable } from "./ledger.table";
+import type { IngestReservationsTable } from "./reservation.table";
 import type { DomainsTable, InboxesTable } from "./inbox.table";
 import type { AttachmentsTable, BlobDeletionsTable, MessagesTable, StorageUsageTable, StreamTokensTable, UsageCountersTable } from "./message.table";
 import type { WebhookAttemptsTable, WebhookDeliveriesTable, WebhooksTable } from "./webhook.table";
@@ -23,6 +24,7 @@ export interface Database {
   stream_tokens: StreamTokensTable;
   jobs: JobsTable;
   accepted_transactions: AcceptedTransactionsTable;
+  ingest_reservations: IngestReservationsTable;
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
