@@ -39,6 +39,8 @@ export interface FleetProcess {
   command: readonly string[];
   /** The HTTP origin of an api or waiter instance. */
   httpUrl?: string;
+  /** The SMTP listeners of an smtp-edge instance (several edges share the database). */
+  smtp?: { receiving: number; capture: number };
 }
 
 export interface Fleet {
@@ -172,7 +174,10 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
         entry.httpUrl = `http://127.0.0.1:${ports.http}`;
         if (service.name === "api" || service.name === "waiter") upstreams[service.name].push(`127.0.0.1:${ports.http}`);
       }
-      if (service.name === "smtp-edge" && smtp === undefined) smtp = { receiving: ports.smtp!, capture: ports.capture! };
+      if (service.name === "smtp-edge") {
+        entry.smtp = { receiving: ports.smtp!, capture: ports.capture! };
+        smtp ??= entry.smtp;
+      }
       processes.push(entry);
       health.push({ what: `${name} ready`, check: readinessCheck(service, ports) });
     }

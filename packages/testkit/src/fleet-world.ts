@@ -3,7 +3,7 @@ import { appendFileSync, readFileSync } from "node:fs";
 import { S3BlobStore } from "@mailstop/blob-store";
 import { loadConfig } from "@mailstop/config";
 import { createDatabase } from "@mailstop/db";
-import { type Fleet, startFleet } from "@mailstop/deploy";
+import { type Fleet, type FleetOptions, findExecutable, startFleet } from "@mailstop/deploy";
 import { runDatabaseUrl, runRedisPrefix, runRedisUrl } from "./engines";
 import { type TestS3, startTestS3 } from "./s3";
 import { TEST_ADMIN_TOKEN, TEST_RATE_LIMITS, TEST_SECRETS_KEY, type TestServer, testServerHandle } from "./test-server";
@@ -39,20 +39,29 @@ export function fleetEnv(s3: TestS3, env: Record<string, string> = {}): Record<s
 /** Starts a fleet for a test run or a test, with its own S3 server; `stop` stops both. */
 export async function startTestFleet(
   env: Record<string, string> = {},
-  options: { logFile?: string } = {},
+  options: { logFile?: string; replicas?: FleetOptions["replicas"] } = {},
 ): Promise<{ fleet: Fleet; s3: TestS3; env: Record<string, string> }> {
   const s3 = await startTestS3();
   const settings = fleetEnv(s3, env);
-  const { logFile } = options;
+  const { logFile, replicas } = options;
   try {
     // The bucket exists before the services start, as compose's one-shot makes it.
     await new S3BlobStore(s3.settings).ensureReady();
     const onOutput = logFile === undefined ? undefined : (name: string, text: string) => appendFileSync(logFile, text.replace(/^(?=.)/gm, `${name} | `));
-    return { fleet: await startFleet({ env: settings, ...(onOutput ? { onOutput } : {}) }), s3, env: settings };
+    return { fleet: await startFleet({ env: settings, ...(onOutput ? { onOutput } : {}), ...(replicas ? { replicas } : {}) }), s3, env: settings };
   } catch (error) {
     await s3.stop();
     throw error;
   }
+}
+
+/**
+ * A describe block that starts a fleet of its own (startTestFleet): skipped, saying so, where
+ * nginx is not installed, except under CI, whose machine must have it.
+ */
+export function describeWithFleet(name: string, body: () => void): void {
+  if (findExecutable("nginx") !== null || process.env.CI) describe(name, body);
+  else describe.skip(`${name} [nginx is not installed]`, body);
 }
 
 function sharedFleet(): SharedFleet {

@@ -18,6 +18,7 @@ export { testWorld, describeWithEngines, describeInProcess, itWithEngines, itInP
 export { startTcpProxy, type TcpProxy } from "./tcp-proxy";
 export { startTestDns, type TestDns, type DnsZone } from "./dns";
 export { useTestServer, type SuiteServer, type SuiteServerOptions } from "./use-test-server";
+export { describeWithFleet, startTestFleet } from "./fleet-world";
 export { startTestReceiver, type TestReceiver, type ReceivedRequest, type ReceiverAnswer } from "./webhook-receiver";
 export { parseMetrics, scrapeMetrics, metricValue, type MetricFamily } from "./metrics";
 export { launchChromium, CHROMIUM_PATH, CHROMIUM_ARGS, type Browser, type BrowserContext, type Frame, type Page } from "./browser";
