@@ -382,6 +382,20 @@ describe("limits count every recipient the moment RCPT accepts it", () => {
     expect(mine.metered + theirs.metered).toBe(7);
   });
 
+  it("counts a recipient per stored copy: an inbox named twice once, a sim.delay inbox like any other", async () => {
+    const capped = await server.bootstrap();
+    const [a, delayed, b] = [await createInbox(uniqueTag("copy"), capped), await createInbox(`sim.delay.${uniqueTag("c").replace(".", "-")}`, capped), await createInbox(uniqueTag("copy"), capped)];
+    await server.admin.PATCH("/admin/v1/projects/{id}", { params: { path: { id: capped.projectId } }, body: { limits: { ingest_ceiling: 2 } } });
+    const subject = `Copies ${newId("message")}`;
+    const replies = await transaction(ports().receiving, "s@x.test", [a.address, a.address.toUpperCase(), delayed.address, b.address], `Subject: ${subject}\r\n\r\nx\r\n`);
+    expect(replies.rcpts.map((r) => r.code)).toEqual([250, 250, 250, 452]);
+    expect(replies.end?.code).toBe(250);
+    await server.stored(a.id, subject);
+    await server.stored(delayed.id, subject);
+    expect((await transaction(ports().receiving, "s@x.test", [b.address], "")).rcpts[0]).toEqual(refusedAtRcpt);
+    expect(await rowsOf(b.id)).toHaveLength(0);
+  });
+
   it("a reserved recipient holds its place until its transaction is reset, cut or refused at DATA, then lets it go", async () => {
     const capped = await server.bootstrap();
     const inbox = await createInbox(uniqueTag("held"), capped);
