@@ -49,13 +49,13 @@ export class BullJobQueue implements JobQueue {
 
   async enqueue<N extends JobName>(name: N, payload: JobPayloads[N], options: { jobId?: string; delayMs?: number } = {}): Promise<void> {
     assertJobPayload(name, payload);
-    const { queue, attempts, backoffMs } = JOB_OPTIONS[name];
+    const { queue, attempts, backoffMs, keepCompleted } = JOB_OPTIONS[name];
     const added = this.queue(queue).add(name, payload, {
       ...(options.jobId === undefined ? {} : { jobId: options.jobId }),
       ...(options.delayMs === undefined ? {} : { delay: options.delayMs }),
       attempts,
       backoff: { type: "exponential", delay: backoffMs },
-      removeOnComplete: { count: 1000 },
+      removeOnComplete: keepCompleted === false ? true : { count: 1000 },
       // A job that keeps failing stays in the failed set for an operator to see and retry.
       removeOnFail: false,
     });

@@ -39,8 +39,8 @@ export interface ParseMessageJob {
 
 /**
  * The largest raw source carried inside its parse job; a larger one is read from the object
- * store. Bounded for Redis's sake: the queue keeps its last 1,000 completed jobs and every
- * failed one, so this caps what they hold of raw mail at ≈ 90 MB (base64).
+ * store. Bounded for Redis's sake: a waiting job holds it until parsed, and a job that failed
+ * for good keeps it in the failed set.
  */
 export const INLINE_RAW_MAX_BYTES = 65_536;
 
@@ -155,8 +155,11 @@ const SCHEMAS: { [N in JobName]: JSONSchemaType<JobPayloads[N]> } = {
 };
 
 /** Which queue carries each job, and how it retries. A job that keeps failing is kept, never dropped. */
-export const JOB_OPTIONS: Record<JobName, { queue: string; attempts: number; backoffMs: number }> = {
-  "parse-message": { queue: "ingest", attempts: 15, backoffMs: 250 },
+export const JOB_OPTIONS: Record<JobName, { queue: string; attempts: number; backoffMs: number; keepCompleted?: false }> = {
+  // A completed parse job is forgotten at once: its payload holds the envelope's addresses and
+  // often the raw mail itself, which an erasure must be able to reach (the ledger and the
+  // stored rows are the record; nothing reads a completed parse job).
+  "parse-message": { queue: "ingest", attempts: 15, backoffMs: 250, keepCompleted: false },
   "publish-arrival": { queue: "ingest", attempts: 10, backoffMs: 250 },
   // Its own queue, so a long reap never delays parsing.
   reap: { queue: "maintenance", attempts: 3, backoffMs: 1000 },

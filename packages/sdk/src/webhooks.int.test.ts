@@ -1,27 +1,14 @@
-import { type TestDns, type TestReceiver, eventually, startTestDns, startTestReceiver, useOwnDatabase, useTestServer } from "@mailstop/testkit";
+import { type TestReceiver, eventually, useWebhookTestServer } from "@mailstop/testkit";
 import { Mailstop, MailstopError, WebhookVerificationError, verifyWebhook } from "./index";
 
 // The webhooks resource and verifyWebhook on a real delivery: the test event the server signs
 // and sends to a real HTTP receiver on 127.0.0.2 (the one network the allow list admits). A
 // database of its own in the integration world: every parser delivers its database's events.
 
-let dns: TestDns;
+const { server, receiver: startReceiver } = useWebhookTestServer("mailstop_sdk_webhooks");
 let receiver: TestReceiver;
 beforeAll(async () => {
-  [dns, receiver] = await Promise.all([startTestDns(), startTestReceiver("127.0.0.2")]);
-});
-// mail: true: the parser target runs the delivery worker.
-const server = useTestServer(async () => ({
-  mail: true,
-  env: {
-    ...(await ownDatabase.env()),
-    MAILSTOP_DNS_SERVERS: dns.server,
-    MAILSTOP_WEBHOOK_ALLOW_NETWORKS: "127.0.0.2/32",
-  },
-}));
-const ownDatabase = useOwnDatabase("mailstop_sdk_webhooks");
-afterAll(async () => {
-  await Promise.all([receiver?.stop(), dns?.stop()]);
+  receiver = await startReceiver();
 });
 
 describe("webhooks", () => {

@@ -1,16 +1,4 @@
-import {
-  type ReceivedRequest,
-  type TestDns,
-  type TestReceiver,
-  defaultSmtpTransport,
-  eventually,
-  startTestDns,
-  startTestReceiver,
-  uniqueDomain,
-  uniqueTag,
-  useOwnDatabase,
-  useTestServer,
-} from "@mailstop/testkit";
+import { type ReceivedRequest, defaultSmtpTransport, eventually, uniqueDomain, uniqueTag, useWebhookTestServer } from "@mailstop/testkit";
 import { Webhook } from "standardwebhooks";
 
 // Deliveries end to end: events raised by real mail, a domain's verification and the test
@@ -19,36 +7,7 @@ import { Webhook } from "standardwebhooks";
 // database of its own: every parser relays the deliveries of its database, and the other
 // servers of a test run (sharing the run's database) would deliver these on their settings.
 
-let dns: TestDns;
-const receivers: TestReceiver[] = [];
-beforeAll(async () => {
-  dns = await startTestDns();
-});
-
-const server = useTestServer(async () => ({
-  mail: true,
-  env: {
-    ...(await ownDatabase.env()),
-    MAILSTOP_DNS_SERVERS: dns.server,
-    MAILSTOP_WEBHOOK_ALLOW_NETWORKS: "127.0.0.2/32",
-    MAILSTOP_WEBHOOK_RETRY_SCHEDULE: "1,1,1",
-    MAILSTOP_WEBHOOK_DISABLE_AFTER: "2",
-  },
-}));
-
-const ownDatabase = useOwnDatabase("mailstop_webhooks");
-
-// After the server's own afterAll (hooks run in the order they are declared).
-afterAll(async () => {
-  await Promise.all(receivers.map((receiver) => receiver.stop()));
-  await dns?.stop();
-});
-
-async function receiver(host = "127.0.0.2", port = 0): Promise<TestReceiver> {
-  const started = await startTestReceiver(host, port);
-  receivers.push(started);
-  return started;
-}
+const { server, dns, receiver } = useWebhookTestServer("mailstop_webhooks", { MAILSTOP_WEBHOOK_RETRY_SCHEDULE: "1,1,1", MAILSTOP_WEBHOOK_DISABLE_AFTER: "2" });
 
 interface Endpoint {
   id: string;
@@ -128,8 +87,8 @@ describe("events, signed as Standard Webhooks", () => {
     const hook = await receiver();
     const { id, secret } = await endpoint(hook.origin, ["domain.verified"]);
     const claimed = (await server.request("POST", "/v1/domains", { body: { domain: uniqueDomain("hooked") } })).json;
-    dns.set(`_mailstop-verification.${claimed.domain}`, { txt: [`mailstop-verification=${claimed.verification_token}`] });
-    dns.set(claimed.domain, { mx: [{ exchange: server.config.mxHost, priority: 10 }] });
+    dns().set(`_mailstop-verification.${claimed.domain}`, { txt: [`mailstop-verification=${claimed.verification_token}`] });
+    dns().set(claimed.domain, { mx: [{ exchange: server.config.mxHost, priority: 10 }] });
     expect((await server.request("POST", `/v1/domains/${claimed.id}/verify`)).json.status).toBe("verified");
     await server.request("POST", `/v1/domains/${claimed.id}/verify`);
     const [request] = await hook.waitFor(1);
@@ -247,10 +206,10 @@ describe("the guard at delivery", () => {
   it("a name that resolved to an allowed address when saved and to a refused one now: blocked_address, nothing sent", async () => {
     const hook = await receiver();
     const name = `hook.${uniqueDomain("rebind")}`;
-    dns.set(name, { a: ["127.0.0.2"] });
+    dns().set(name, { a: ["127.0.0.2"] });
     const port = new URL(hook.origin).port;
     const { id } = await endpoint(`http://${name}:${port}/`, ["domain.verified"]);
-    dns.set(name, { a: ["127.0.0.1"] });
+    dns().set(name, { a: ["127.0.0.1"] });
     await server.request("POST", `/v1/webhooks/${id}/test`);
     const [first] = await loggedAttempts(id, 1);
     expect(first).toMatchObject({ status: "failed", response_status: null, error: "blocked_address" });
@@ -271,9 +230,9 @@ describe("the guard at delivery", () => {
   ])("a name now resolving to %s: the attempt fails blocked_address and nothing is sent", async (_what, zone) => {
     const hook = await receiver();
     const name = `hook.${uniqueDomain("moved")}`;
-    dns.set(name, { a: ["127.0.0.2"] });
+    dns().set(name, { a: ["127.0.0.2"] });
     const { id } = await endpoint(`http://${name}:${new URL(hook.origin).port}/`, ["domain.verified"]);
-    dns.set(name, zone);
+    dns().set(name, zone);
     await server.request("POST", `/v1/webhooks/${id}/test`);
     const [first] = await loggedAttempts(id, 1);
     expect(first).toMatchObject({ status: "failed", response_status: null, error: "blocked_address" });
@@ -288,7 +247,7 @@ describe("the guard at delivery", () => {
     const name = `hook.${uniqueDomain("flip")}`;
     // Allowed, refused, allowed…: one A answer per lookup, alternating.
     let lookups = 0;
-    dns.set(name, (type) => (type === "A" ? { a: [lookups++ % 2 === 0 ? "127.0.0.2" : "127.0.0.1"] } : {}));
+    dns().set(name, (type) => (type === "A" ? { a: [lookups++ % 2 === 0 ? "127.0.0.2" : "127.0.0.1"] } : {}));
     const { id } = await endpoint(`http://${name}:${port}/`, ["domain.verified"]);
     expect(lookups).toBe(1);
     await server.request("POST", `/v1/webhooks/${id}/test`);

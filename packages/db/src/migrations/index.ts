@@ -12,6 +12,7 @@ import * as createWebhooks from "./2026_11_25_000200_create_webhooks";
 import * as usageLimits from "./2026_11_26_000100_usage_limits";
 import * as createAuditEvents from "./2026_11_26_000300_create_audit_events";
 import * as createStorageUsage from "./2026_11_27_000100_create_storage_usage";
+import * as indexWebhookDeliveriesSubject from "./2026_11_28_000100_index_webhook_deliveries_subject";
 import * as createIngestReservations from "./2026_11_28_000200_create_ingest_reservations";
 
 /**
@@ -32,5 +33,6 @@ export const MIGRATIONS: Record<string, Migration> = {
   "2026_11_26_000100_usage_limits": usageLimits,
   "2026_11_26_000300_create_audit_events": createAuditEvents,
   "2026_11_27_000100_create_storage_usage": createStorageUsage,
+  "2026_11_28_000100_index_webhook_deliveries_subject": indexWebhookDeliveriesSubject,
   "2026_11_28_000200_create_ingest_reservations": createIngestReservations,
 };

@@ -183,6 +183,12 @@ export async function deleteInbox(db: Db, projectId: string, id: string): Promis
   return deleteLockedInboxes(db, projectId, (query) => query.where("id", "=", id), "wait");
 }
 
+/** Hard-deletes these inboxes of the project with their messages (an erasure's capture inboxes, locked by its caller first). */
+export async function deleteLockedInboxIds(db: Db, projectId: string, ids: readonly string[]): Promise<DeletedCounts> {
+  if (ids.length === 0) return { inboxesDeleted: 0, messagesDeleted: 0, inboxIds: [] };
+  return deleteLockedInboxes(db, projectId, (query) => query.where("id", "in", [...ids]).orderBy("id", "asc"), "wait");
+}
+
 /** Hard-deletes at most `limit` inboxes of the project matching `filter`, oldest first, with their messages. */
 export async function deleteMatchingInboxes(db: Db, projectId: string, filter: InboxFilter, limit: number): Promise<DeletedCounts> {
   return deleteLockedInboxes(db, projectId, (query) => whereFilter(query, filter).orderBy("id", "asc").limit(limit), "skip");

@@ -1,29 +1,18 @@
 import { type Selectable, sql } from "kysely";
 import { newId } from "@mailstop/core";
-import { createFreshDatabase, dropDatabase, runServerUrl } from "@mailstop/testkit";
-import { type Database, type Db, createDatabase, migrateToLatest } from "../index";
+import type { Database, Db } from "../index";
 import { ensureInbox } from "./inbox.repository";
 import { type MessageRecord, findReadableMessage } from "./message-read.repository";
 import { type ParsedContent, type StoreMessageInput, storeMessageBatch } from "./message.repository";
 import { storeInput } from "./store-input.fixture";
-import { insertOrganisation, insertProject } from "./tenancy.repository";
+import { useRepositoryDatabase } from "./repository-database.fixture";
 
-const serverUrl = runServerUrl();
-let database: { name: string; url: string };
+const suite = useRepositoryDatabase("mailstop_messages", ["batch"]);
 let db: Db;
 let projectId: string;
-
-beforeAll(async () => {
-  database = await createFreshDatabase(serverUrl, "mailstop_messages");
-  db = createDatabase(database.url, { maxConnections: 4 });
-  await migrateToLatest(db);
-  const organisation = await insertOrganisation(db, { id: newId("organisation"), name: "batch" });
-  projectId = newId("project");
-  await insertProject(db, { id: projectId, organisationId: organisation.id, key: "batch", region: "us" });
-});
-afterAll(async () => {
-  await db.destroy();
-  await dropDatabase(serverUrl, database.name);
+beforeAll(() => {
+  db = suite.db;
+  projectId = suite.projectId("batch");
 });
 
 async function inbox(tag: string): Promise<string> {

@@ -18,9 +18,10 @@ export async function queueUnusedBlobs(trx: Db, rawKeys: readonly string[]): Pro
 }
 
 /**
- * Deletes up to `limit` tombstoned or expired messages (skipping rows other reapers hold),
- * lowers their inboxes' counts and the storage.bytes meter for expired ones (tombstones were
- * counted out when erased), and queues their unused objects. Returns how many rows went.
+ * Deletes up to `limit` tombstoned or expired messages (skipping rows other reapers hold) and
+ * their finished webhook deliveries, lowers their inboxes' counts and the storage.bytes meter
+ * for expired ones (tombstones were counted out when erased), and queues their unused objects.
+ * Returns how many rows went.
  */
 export async function reapMessages(db: Db, limit: number, now = new Date()): Promise<number> {
   return db.transaction().execute(async (trx) => {
@@ -33,14 +34,12 @@ export async function reapMessages(db: Db, limit: number, now = new Date()): Pro
       .skipLocked()
       .execute();
     if (doomed.length === 0) return 0;
-    await trx
-      .deleteFrom("messages")
-      .where(
-        "id",
-        "in",
-        doomed.map((row) => row.id),
-      )
-      .execute();
+    const ids = doomed.map((row) => row.id);
+    await trx.deleteFrom("messages").where("id", "in", ids).execute();
+    // The finished webhook deliveries of these messages go with them: their stored bodies tell
+    // of the message (sender, subject, codes, links) and must not outlive it. A pending one
+    // stays until its next attempt finds the message gone and drops it, which the log shows.
+    await trx.deleteFrom("webhook_deliveries").where("subject_id", "in", ids).where("state", "<>", "pending").execute();
     const expiredPerInbox = new Map<string, number>();
     for (const row of doomed) if (row.deleted_at === null) expiredPerInbox.set(row.inbox_id, (expiredPerInbox.get(row.inbox_id) ?? 0) + 1);
     for (const [inboxId, count] of [...expiredPerInbox].sort(([a], [b]) => (a < b ? -1 : 1))) {

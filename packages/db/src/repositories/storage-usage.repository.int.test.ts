@@ -1,25 +1,17 @@
 import { newId } from "@mailstop/core";
-import { createFreshDatabase, dropDatabase, runServerUrl } from "@mailstop/testkit";
-import { type Db, createDatabase, migrateToLatest } from "../index";
+import type { Db } from "../index";
 import { deleteInbox, ensureInbox } from "./inbox.repository";
 import { tombstoneMessage } from "./message-read.repository";
 import { storeMessageBatch } from "./message.repository";
 import { reapMessages } from "./reaper.repository";
+import { useRepositoryDatabase } from "./repository-database.fixture";
 import { storeInput } from "./store-input.fixture";
 import { insertOrganisation, insertProject } from "./tenancy.repository";
 
-const serverUrl = runServerUrl();
-let database: { name: string; url: string };
+const suite = useRepositoryDatabase("mailstop_storage_usage");
 let db: Db;
-
-beforeAll(async () => {
-  database = await createFreshDatabase(serverUrl, "mailstop_storage_usage");
-  db = createDatabase(database.url, { maxConnections: 4 });
-  await migrateToLatest(db);
-});
-afterAll(async () => {
-  await db.destroy();
-  await dropDatabase(serverUrl, database.name);
+beforeAll(() => {
+  db = suite.db;
 });
 
 async function project(): Promise<string> {

@@ -1,7 +1,6 @@
 import { newId } from "@mailstop/core";
-import { createFreshDatabase, dropDatabase, runServerUrl } from "@mailstop/testkit";
-import { type Db, createDatabase, migrateToLatest } from "../index";
-import { insertOrganisation, insertProject } from "./tenancy.repository";
+import type { Db } from "../index";
+import { useRepositoryDatabase } from "./repository-database.fixture";
 import {
   type AttemptRecord,
   type ClaimedDelivery,
@@ -16,24 +15,13 @@ import {
   updateWebhook,
 } from "./webhook.repository";
 
-const serverUrl = runServerUrl();
-let database: { name: string; url: string };
+const suite = useRepositoryDatabase("mailstop_webhooks", ["hooks", "other"]);
 let db: Db;
 let projectId: string;
 let otherProjectId: string;
-
-beforeAll(async () => {
-  database = await createFreshDatabase(serverUrl, "mailstop_webhooks");
-  db = createDatabase(database.url, { maxConnections: 4 });
-  await migrateToLatest(db);
-  const organisation = await insertOrganisation(db, { id: newId("organisation"), name: "hooks" });
-  [projectId, otherProjectId] = [newId("project"), newId("project")];
-  await insertProject(db, { id: projectId, organisationId: organisation.id, key: "hooks", region: "us" });
-  await insertProject(db, { id: otherProjectId, organisationId: organisation.id, key: "other", region: "us" });
-});
-afterAll(async () => {
-  await db.destroy();
-  await dropDatabase(serverUrl, database.name);
+beforeAll(() => {
+  db = suite.db;
+  [projectId, otherProjectId] = [suite.projectId("hooks"), suite.projectId("other")];
 });
 
 const endpoint = (events: Parameters<typeof insertWebhook>[1]["events"], owner = projectId) =>

@@ -208,6 +208,33 @@ export interface AttemptRecord {
 }
 
 /**
+ * Whether a delivery's subject is still there to tell about: no subject (the event carries its
+ * own body), or a message that is neither deleted nor erased.
+ */
+const subjectLive = sql<boolean>`(webhook_deliveries.subject_id is null or exists (
+  select 1 from messages m where m.id = webhook_deliveries.subject_id and m.deleted_at is null))`;
+
+/**
+ * What an erasure leaves of these messages' webhook deliveries: no stored body, and no
+ * receiver's answer in their attempts (a receiver may echo what it was sent). A pending one is
+ * due at once, so its next attempt, finding the message gone, drops it (`message_gone`) instead
+ * of sending it; the rows stay as the endpoint's history. Called in the erasure's transaction.
+ */
+export async function forgetMessageDeliveries(trx: Db, projectId: string, messageIds: readonly string[]): Promise<void> {
+  if (messageIds.length === 0) return;
+  const forgotten = await trx
+    .updateTable("webhook_deliveries")
+    .set({ body: null, next_attempt_at: sql<Date>`case when state = 'pending' then now() else next_attempt_at end` })
+    .where("project_id", "=", projectId)
+    .where("subject_id", "in", [...messageIds])
+    .returning("event_id")
+    .execute();
+  const events = [...new Set(forgotten.map((row) => row.event_id))];
+  if (events.length === 0) return;
+  await trx.updateTable("webhook_attempts").set({ response_body: null }).where("project_id", "=", projectId).where("event_id", "in", events).execute();
+}
+
+/**
  * Writes an attempt to the log and moves its delivery on, in one transaction: a success ends
  * it and resets the endpoint's failing streak; a failure with attempts left reschedules it; a
  * failure that spent the schedule ends it and, after `disableAfter` such events in a row,
@@ -220,6 +247,22 @@ export async function recordAttempt(db: Db, delivery: ClaimedDelivery, body: str
   const { webhook } = delivery;
   const exhausted = !attempt.ok && attempt.nextAttemptAt === null;
   await inTransaction(db, async (trx) => {
+    // The delivery first: an erasure that ran during the attempt has scrubbed the row, and
+    // neither the body nor the receiver's answer may be written back (subjectLive decides,
+    // under the row's lock, which an erasure waits for or has released).
+    const moved = await trx
+      .updateTable("webhook_deliveries")
+      .set({
+        body: sql<string | null>`case when ${subjectLive} then ${body}::text end`,
+        attempts: attempt.attempt,
+        claimed_until: null,
+        state: attempt.ok ? "succeeded" : exhausted ? "failed" : "pending",
+        ...(attempt.nextAttemptAt === null ? {} : { next_attempt_at: attempt.nextAttemptAt }),
+      })
+      .where("event_id", "=", delivery.eventId)
+      .where("webhook_id", "=", webhook.id)
+      .returning(subjectLive.as("live"))
+      .executeTakeFirst();
     await trx
       .insertInto("webhook_attempts")
       .values({
@@ -231,24 +274,12 @@ export async function recordAttempt(db: Db, delivery: ClaimedDelivery, body: str
         attempt: attempt.attempt,
         status: attempt.ok ? "succeeded" : "failed",
         response_status: attempt.responseStatus,
-        response_body: attempt.responseBody,
+        response_body: moved?.live === true ? attempt.responseBody : null,
         error: attempt.error,
         duration_ms: attempt.durationMs,
         attempted_at: attempt.attemptedAt,
         next_attempt_at: attempt.nextAttemptAt,
       })
-      .execute();
-    await trx
-      .updateTable("webhook_deliveries")
-      .set({
-        body,
-        attempts: attempt.attempt,
-        claimed_until: null,
-        state: attempt.ok ? "succeeded" : exhausted ? "failed" : "pending",
-        ...(attempt.nextAttemptAt === null ? {} : { next_attempt_at: attempt.nextAttemptAt }),
-      })
-      .where("event_id", "=", delivery.eventId)
-      .where("webhook_id", "=", webhook.id)
       .execute();
     if (attempt.ok) await trx.updateTable("webhooks").set({ failing_streak: 0 }).where("id", "=", webhook.id).execute();
     else if (exhausted && disableAfter !== null) {

@@ -1,11 +1,12 @@
 import { sha256 } from "@mailstop/core";
-import { audited, eraseMessagesOf } from "@mailstop/db";
+import { audited, eraseAddress } from "@mailstop/db";
 import { keySource } from "../../audit/audit-source";
 import { type ApiDeps, publicRoute } from "../../deps";
 
 /**
- * POST /v1/erasure: tombstones every message of the project from or to the address (the
- * document validates it as an email address), audited as `messages.erased` in the same
+ * POST /v1/erasure: erases the address from the project (the document validates it as an
+ * email address): every message from or to it, their webhook deliveries' bodies, its capture
+ * inboxes and its ledger entries (eraseAddress), audited as `messages.erased` in the same
  * transaction. The audit row keeps the count and a SHA-256 of the lower-cased address, never
  * the address: an erasure must not store again the personal data it removes, while whoever
  * holds the address can still find its erasure by hashing it.
@@ -16,14 +17,14 @@ export const eraseMessagesRoute = ({ db }: ApiDeps) =>
     const erasedAt = new Date();
     const erased = await audited(
       db,
-      (trx) => eraseMessagesOf(trx, auth.project.id, address, erasedAt),
-      (count) => ({
+      (trx) => eraseAddress(trx, auth.project.id, address, erasedAt),
+      ({ messagesErased, captureInboxesDeleted }) => ({
         projectId: auth.project.id,
         source: keySource({ auth, requestId }),
         action: "messages.erased",
         target: { type: "project", id: auth.project.id },
-        details: { address_sha256: sha256(address).toString("hex"), messages_erased: count },
+        details: { address_sha256: sha256(address).toString("hex"), messages_erased: messagesErased, capture_inboxes_deleted: captureInboxesDeleted },
       }),
     );
-    return { status: 200, body: { address, messages_erased: erased, erased_at: erasedAt.toISOString() } };
+    return { status: 200, body: { address, messages_erased: erased.messagesErased, erased_at: erasedAt.toISOString() } };
   });

@@ -72,7 +72,7 @@ describe("POST /v1/erasure", () => {
       const { json } = await server.request("GET", "/v1/audit-events?action=messages.erased", { apiKey: owner.apiKey });
       const digest = createHash("sha256").update(person.toLowerCase()).digest("hex");
       expect(json.data).toEqual([
-        expect.objectContaining({ details: { address_sha256: digest, messages_erased: 0 } }),
+        expect.objectContaining({ details: { address_sha256: digest, messages_erased: 0, capture_inboxes_deleted: 0 } }),
         {
           id: expect.stringMatching(/^evt_/),
           at: expect.any(String),
@@ -80,7 +80,7 @@ describe("POST /v1/erasure", () => {
           action: "messages.erased",
           target: { type: "project", id: owner.projectId },
           request_id: response.headers.get("x-request-id"),
-          details: { address_sha256: digest, messages_erased: 1 },
+          details: { address_sha256: digest, messages_erased: 1, capture_inboxes_deleted: 0 },
         },
       ]);
       expect(JSON.stringify(json).toLowerCase()).not.toContain(person.split("@")[0]);
