@@ -1,6 +1,6 @@
 import type { SMTPServerEnvelope } from "smtp-server";
 import { newTransactionId, periodStart } from "@mailstop/core";
-import { releaseReservations, reserveRecipient } from "@mailstop/db";
+import { releaseReservations, reserveRecipient, settleReservations } from "@mailstop/db";
 import type { SmtpEdgeDeps } from "./deps";
 import { replyToRefusal } from "./admission";
 import { REPLY } from "./smtp-reply";
@@ -61,10 +61,17 @@ export class TransactionReservations {
     return held.transactionId;
   }
 
-  /** The transaction was answered `250`: its reservations count until the parser has stored it. */
+  /**
+   * The transaction was answered `250`: its reservations count through its ledger row until
+   * the parser has stored it. Not awaited: until settled they count by their expiry instead.
+   */
   accepted(envelope: SMTPServerEnvelope): void {
     const held = this.held.get(envelope);
-    if (held !== undefined) held.state = "accepted";
+    if (held === undefined) return;
+    held.state = "accepted";
+    void settleReservations(this.deps.db, held.transactionId, [...held.projects]).catch((error: unknown) => {
+      this.deps.logger.warn({ err: error, transaction_id: held.transactionId }, "reservations of an accepted transaction not settled; they expire");
+    });
   }
 
   /** DATA ended without a `250`: what the transaction reserved is released. */

@@ -1,8 +1,8 @@
 import { newId, newTransactionId, periodStart } from "@mailstop/core";
 import { createFreshDatabase, dropDatabase, runServerUrl, uniqueProjectKey } from "@mailstop/testkit";
 import { type Db, createDatabase, migrateToLatest } from "../index";
-import { markTransactionsDone, recordAcceptedTransactions } from "./ledger.repository";
-import { releaseReservations, reserveRecipient, reservedRecipients } from "./reservation.repository";
+import { markTransactionsDone, pruneDoneTransactions, recordAcceptedTransactions } from "./ledger.repository";
+import { releaseReservations, reserveRecipient, reservedRecipients, settleReservations } from "./reservation.repository";
 import { insertOrganisation, insertProject, updateOrganisation, updateProjectLimits } from "./tenancy.repository";
 
 const period = () => periodStart(new Date());
@@ -59,6 +59,21 @@ describe("ingest reservations", () => {
     expect(await reserve(id, next)).toBe("reserved");
     // The dead row went on the way.
     expect(await reservedRecipients(db, accepted)).toEqual({});
+  });
+
+  it("a settled reservation never counts again once its done ledger row is pruned, however young", async () => {
+    const { id } = await project();
+    await updateProjectLimits(db, id, { ingestCeiling: 1 });
+    const accepted = newTransactionId();
+    expect(await reserve(id, accepted)).toBe("reserved");
+    await accept(accepted, id);
+    await settleReservations(db, accepted, [id]);
+    expect(await reserve(id)).toBe("ingest_ceiling");
+    await markTransactionsDone(db, [accepted]);
+    // Pruned at once (MAILSTOP_ORPHAN_SWEEP_AGE_S may be seconds): without a ledger row, only
+    // its settled expiry keeps the reservation from counting as a transaction still in RCPT.
+    await pruneDoneTransactions(db, new Date(Date.now() + 60_000), 1000);
+    expect(await reserve(id)).toBe("reserved");
   });
 
   it("lets go of a transaction released, or one that never reached DATA once it expires", async () => {

@@ -128,6 +128,21 @@ export async function releaseReservations(db: Db, transactionId: string, project
   await db.deleteFrom("ingest_reservations").where("transaction_id", "=", transactionId).where("project_id", "in", [...projectIds]).execute();
 }
 
+/**
+ * An accepted transaction's reservations count through its ledger row from now on: their
+ * expiry is brought to now, so that once the ledger row is done and pruned (after
+ * `MAILSTOP_ORPHAN_SWEEP_AGE_S`, which may be shorter than the expiry) they cannot count again.
+ */
+export async function settleReservations(db: Db, transactionId: string, projectIds: readonly string[]): Promise<void> {
+  if (projectIds.length === 0) return;
+  await db
+    .updateTable("ingest_reservations")
+    .set({ expires_at: sql<Date>`now()` })
+    .where("transaction_id", "=", transactionId)
+    .where("project_id", "in", [...projectIds])
+    .execute();
+}
+
 /** A transaction's reserved recipients per project (tests and diagnostics). */
 export async function reservedRecipients(db: Db, transactionId: string): Promise<Record<string, number>> {
   const rows = await db.selectFrom("ingest_reservations").select(["project_id", "recipients"]).where("transaction_id", "=", transactionId).execute();
