@@ -1,5 +1,5 @@
 /**
- * The actions of the audit trail (DECISIONS.md "Governance"; docs/decisions.md "Audit trail and
+ * The actions of the audit trail (docs/api.md and docs/decisions.md "Audit trail and
  * erasure"): each names the kind of thing changed and what happened to it.
  */
 export const AUDIT_ACTIONS = [

@@ -2,7 +2,12 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from "express";
 import { type MatchFunction, match } from "path-to-regexp";
 import { invalidPathEncoding } from "./error-middleware";
-import type { OperationHandler } from "./mount-routes";
+
+/**
+ * One operation's whole answer to a request: authentication, rate limit, validation, the
+ * handler and its reply (mountRoutes builds it). Rejects with what the error envelope reports.
+ */
+export type OperationHandler = (req: Request, res: Response) => Promise<void>;
 
 interface HeldRoute {
   method: string;

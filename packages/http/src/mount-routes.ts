@@ -3,7 +3,7 @@ import { MailstopError, secretMatchesHash, sha256 } from "@mailstop/core";
 import type { Db } from "@mailstop/db";
 import { type OpenApiDocument, buildValidators } from "@mailstop/openapi";
 import { enforceAllowance } from "./allowance";
-import type { HeldRoutes } from "./held-routes";
+import type { HeldRoutes, OperationHandler } from "./held-routes";
 import type { ApiKeyLookup } from "./api-key-cache";
 import { authenticate, authenticateKeyOrStreamToken, bearerToken } from "./authenticate";
 import { rethrowBodyError } from "./json-body";
@@ -35,8 +35,6 @@ function adminGuard(adminToken: string): (req: Request) => void {
   };
 }
 
-/** One operation's whole answer to a request: authentication, rate limit, validation, the handler and its reply. Rejects with what the error envelope reports. */
-export type OperationHandler = (req: Request, res: Response) => Promise<void>;
 
 /**
  * Registers every route of `set`: a held one (a blocking wait, an event stream) in `held`, which

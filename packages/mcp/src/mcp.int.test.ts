@@ -77,7 +77,7 @@ describe("POST /mcp (streamable HTTP)", () => {
   });
   afterAll(() => client?.close());
 
-  it("lists exactly the seven tools of DECISIONS.md with their arguments", async () => {
+  it("lists exactly the seven tools of docs/decisions.md (MCP server) with their arguments", async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(TOOLS);
     const schema = (name: string) => tools.find((t) => t.name === name)!.inputSchema;

@@ -29,7 +29,7 @@ export interface RateLimits {
 }
 
 /*
- * The token bucket of DECISIONS.md ("burst twice the rate") expressed with rate-limiter-flexible:
+ * The token bucket of docs/decisions.md "Rate limits" (burst twice the rate) expressed with rate-limiter-flexible:
  * `points = 2 × rate` over `duration = 2 s`. The library counts a window that opens at a bucket's
  * first request (its "enhanced fixed window", one atomic INCR script: one Redis round trip per
  * request), so a bucket holds 2 × rate tokens and gets them all back 2 s later: at most 2 × rate at

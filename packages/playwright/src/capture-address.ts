@@ -1,6 +1,6 @@
 /**
  * A fresh recipient for mail the application sends through the capture relay, and the tag the
- * relay files it under (DECISIONS.md "Capture relay tag"). The local part is `pw-` and hex and
+ * relay files it under (docs/inboxes-and-addresses.md "Capture tags"). The local part is `pw-` and hex and
  * the domain plain ASCII, so the tag is the domain's labels and the local part, lower-cased,
  * with no byte to escape: creating that inbox first lets a wait begin before the first mail.
  */

@@ -23,8 +23,8 @@ export interface ResolvedOptions {
 }
 
 /**
- * Options first, then the environment every mailstop client reads (DECISIONS.md "Client
- * surfaces"): an SDK reads its caller's environment, which the service's config package
+ * Options first, then the environment every mailstop client reads (docs/decisions.md
+ * "SDK"): an SDK reads its caller's environment, which the service's config package
  * cannot do for it.
  */
 export function resolveOptions(options: MailstopOptions = {}, env: Record<string, string | undefined> = globalThis.process?.env ?? {}): ResolvedOptions {

@@ -2,7 +2,7 @@ import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { Redis } from "ioredis";
 import { sql } from "kysely";
-import type { TestServer } from "./test-server";
+import type { TestServer } from "./test-server-handle";
 
 /**
  * Where a started in-process server holds `needle`, compared case-insensitively: each table

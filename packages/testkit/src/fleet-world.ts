@@ -6,7 +6,7 @@ import { createDatabase } from "@mailstop/db";
 import { type Fleet, type FleetOptions, findExecutable, startFleet } from "@mailstop/deploy";
 import { runDatabaseUrl, runRedisPrefix, runRedisUrl } from "./engines";
 import { type TestS3, startTestS3 } from "./s3";
-import { TEST_ADMIN_TOKEN, TEST_RATE_LIMITS, TEST_SECRETS_KEY, type TestServer, testServerHandle } from "./test-server";
+import { TEST_ADMIN_TOKEN, TEST_RATE_LIMITS, TEST_SECRETS_KEY, type TestServer, testServerHandle } from "./test-server-handle";
 
 /** Set by the fleet world's global setup: the run's shared fleet, as JSON (SharedFleet). */
 export const SHARED_FLEET_ENV = "MAILSTOP_TEST_FLEET";

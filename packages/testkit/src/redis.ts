@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { createConnection } from "node:net";
-import { freePort } from "./test-server";
+import { freePort } from "@mailstop/deploy";
 
 /** A disposable redis-server of a test's own, for fault tests that stop and restart Redis. */
 export interface TestRedis {

@@ -6,7 +6,7 @@ import type { S3Settings } from "@mailstop/blob-store";
 // s3rver ships no types; it is a Koa app whose run() listens and returns the address.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const S3rver = require("s3rver") as new (options: Record<string, unknown>) => { run(): Promise<{ port: number }>; httpServer?: Server };
-import { freePort } from "./test-server";
+import { freePort } from "@mailstop/deploy";
 
 /** An S3 server of the test's own (npm s3rver, files in a temporary directory). */
 export interface TestS3 {

@@ -1,5 +1,5 @@
 import { type Server, type Socket, createConnection, createServer } from "node:net";
-import { freePort } from "./test-server";
+import { freePort } from "@mailstop/deploy";
 
 /** A loopback TCP proxy in front of a server, for tests of an engine that stops answering. */
 export interface TcpProxy {

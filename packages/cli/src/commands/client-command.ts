@@ -2,7 +2,7 @@ import { Command } from "commander";
 import { Mailstop, MailstopError } from "@mailstop/sdk/source";
 import { positiveInteger } from "./parse-options";
 
-/** Exit status of every client subcommand but a wait's timeout (DECISIONS.md "Client surfaces"). */
+/** Exit status of every client subcommand but a wait's timeout (docs/decisions.md "CLI client subcommands"). */
 export const EXIT = { ok: 0, error: 1 } as const;
 
 /** The options every client subcommand takes (`mailstop wait` included). */

@@ -4,7 +4,7 @@ import { type ClientOptions, EXIT, connect, describeError, withConnection } from
 import { type MatchOptions, matchOf, withMatchOptions } from "./match-options";
 import { impliedMatch, parsePrint, parseTimeout, render } from "./wait-output";
 
-/** Exit statuses of `mailstop wait` (DECISIONS.md "Client surfaces"). */
+/** Exit statuses of `mailstop wait` (docs/decisions.md "CLI client subcommands"). */
 export const WAIT_EXIT = { found: EXIT.ok, error: EXIT.error, timeout: 2 } as const;
 
 interface WaitOptions extends ClientOptions, MatchOptions {

@@ -1,6 +1,6 @@
 import type { Selectable } from "kysely";
 import type { MessagesTable } from "../tables/message.table";
-import type { MessageCopy, ParsedContent, StoreMessageInput } from "./message.repository";
+import type { MessageCopy, ParsedContent, StoreMessageInput } from "./message-store.types";
 
 /** The SQL types a field takes in the store statement's inputs, and the TypeScript type of its value. */
 interface SqlTypes {
