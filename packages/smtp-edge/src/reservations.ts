@@ -9,6 +9,7 @@ import { REPLY } from "./smtp-reply";
 interface Held {
   /** The id its accept-ledger row will have: the reservations are filed under it. */
   transactionId: string;
+  /** The projects it holds reservations of. */
   projects: Set<string>;
   /** The copies already counted: a recipient named twice is stored (and counted) once. */
   copies: Set<string>;
@@ -45,11 +46,11 @@ export class TransactionReservations {
     }
     if (held.copies.has(copyKey)) return;
     const reservation = reserveRecipient(this.deps.db, { transactionId: held.transactionId, projectId }, periodStart(new Date()));
-    // Counted as held before it settles: a release waiting on it finds its project.
-    held.projects.add(projectId);
+    // A release waits for it: it settles after the lines below have recorded what it reserved.
     held.inFlight = reservation.catch(() => undefined);
     const outcome = await reservation;
     if (!outcome.reserved) throw outcome.refusal === null ? REPLY.unknownRecipient() : replyToRefusal(outcome.refusal);
+    held.projects.add(projectId);
     held.copies.add(copyKey);
   }
 
