@@ -1,6 +1,7 @@
 import type { Selectable } from "kysely";
 import { type Db, inTransaction } from "../database";
 import type { DomainCheck, DomainsTable } from "../tables/inbox.table";
+import { type IdPage, newestFirst } from "./id-page";
 
 export type { DomainCheck } from "../tables/inbox.table";
 
@@ -37,10 +38,8 @@ export async function findDomainById(db: Db, projectId: string, id: string): Pro
 }
 
 /** The project's domains, newest first (ids are time-ordered), keyset-paged. */
-export async function listDomains(db: Db, projectId: string, page: { beforeId: string | null; limit: number }): Promise<Domain[]> {
-  let query = db.selectFrom("domains").selectAll().where("project_id", "=", projectId);
-  if (page.beforeId !== null) query = query.where("id", "<", page.beforeId);
-  const rows = await query.orderBy("id", "desc").limit(page.limit).execute();
+export async function listDomains(db: Db, projectId: string, page: IdPage): Promise<Domain[]> {
+  const rows = await newestFirst(db.selectFrom("domains").selectAll().where("project_id", "=", projectId), page).execute();
   return rows.map(toDomain);
 }
 

@@ -1,6 +1,7 @@
 import { type ExpressionBuilder, type SelectQueryBuilder, type Selectable, sql } from "kysely";
 import { type Db, inTransaction } from "../database";
 import type { Database, Labels } from "../tables";
+import { type IdPage, newestFirst } from "./id-page";
 import { queueUnusedBlobs } from "./reaper.repository";
 import { lowerStoredBytes } from "./storage-usage.repository";
 
@@ -122,19 +123,9 @@ function whereFilter<O>(query: SelectQueryBuilder<Database, "inboxes", O>, filte
   return q;
 }
 
-/**
- * One page of the project's inboxes, newest first: ids are time-ordered ULIDs, so the keyset
- * `id < beforeId` never skips or repeats a row when others are inserted between pages.
- */
-export async function listInboxes(
-  db: Db,
-  projectId: string,
-  filter: InboxFilter,
-  page: { beforeId: string | null; limit: number },
-): Promise<Inbox[]> {
-  let query = whereFilter(db.selectFrom("inboxes").selectAll().where("project_id", "=", projectId), filter);
-  if (page.beforeId !== null) query = query.where("id", "<", page.beforeId);
-  const rows = await query.orderBy("id", "desc").limit(page.limit).execute();
+/** One page of the project's inboxes matching `filter`, newest first. */
+export async function listInboxes(db: Db, projectId: string, filter: InboxFilter, page: IdPage): Promise<Inbox[]> {
+  const rows = await newestFirst(whereFilter(db.selectFrom("inboxes").selectAll().where("project_id", "=", projectId), filter), page).execute();
   return rows.map(toInbox);
 }
 

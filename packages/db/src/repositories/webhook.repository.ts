@@ -3,6 +3,7 @@ import type { Db } from "../database";
 import { inTransaction } from "../database";
 import { systemSource } from "@mailstop/core";
 import { recordAudit } from "./audit.repository";
+import { type IdPage, newestFirst } from "./id-page";
 import type { WebhookAttemptsTable, WebhookDeliveriesTable, WebhookEventType, WebhooksTable } from "../tables/webhook.table";
 
 export type { WebhookEventType } from "../tables/webhook.table";
@@ -58,10 +59,8 @@ export async function findWebhook(db: Db, projectId: string, id: string): Promis
   return row ? toWebhook(row) : null;
 }
 
-export async function listWebhooks(db: Db, projectId: string, page: { beforeId: string | null; limit: number }): Promise<Webhook[]> {
-  let query = db.selectFrom("webhooks").selectAll().where("project_id", "=", projectId);
-  if (page.beforeId !== null) query = query.where("id", "<", page.beforeId);
-  return (await query.orderBy("id", "desc").limit(page.limit).execute()).map(toWebhook);
+export async function listWebhooks(db: Db, projectId: string, page: IdPage): Promise<Webhook[]> {
+  return (await newestFirst(db.selectFrom("webhooks").selectAll().where("project_id", "=", projectId), page).execute()).map(toWebhook);
 }
 
 export interface WebhookPatch {
@@ -315,10 +314,8 @@ export async function recordAttempt(db: Db, delivery: ClaimedDelivery, body: str
 export type WebhookAttempt = Selectable<WebhookAttemptsTable>;
 
 /** The endpoint's attempt log, newest first (attempt ids are time-ordered), keyset-paged. */
-export async function listWebhookAttempts(db: Db, projectId: string, webhookId: string, page: { beforeId: string | null; limit: number }): Promise<WebhookAttempt[]> {
-  let query = db.selectFrom("webhook_attempts").selectAll().where("project_id", "=", projectId).where("webhook_id", "=", webhookId);
-  if (page.beforeId !== null) query = query.where("id", "<", page.beforeId);
-  return query.orderBy("id", "desc").limit(page.limit).execute();
+export async function listWebhookAttempts(db: Db, projectId: string, webhookId: string, page: IdPage): Promise<WebhookAttempt[]> {
+  return newestFirst(db.selectFrom("webhook_attempts").selectAll().where("project_id", "=", projectId).where("webhook_id", "=", webhookId), page).execute();
 }
 
 export type WebhookDelivery = Selectable<WebhookDeliveriesTable>;

@@ -2,7 +2,7 @@ import { listAuditEvents } from "@mailstop/db";
 import { auditPosition, parseAuditPosition } from "../../audit/audit-cursor";
 import { toAuditEventView } from "../../audit/audit.view";
 import { type ApiDeps, publicRoute } from "../../deps";
-import { decodeCursor, pageOf } from "../../inboxes/cursor";
+import { decodeCursor, pageOf } from "../../paging/cursor";
 
 /** GET /v1/audit-events: the project's audit trail, newest first, keyset-paged on (at, id). */
 export const listAuditEventsRoute = ({ db }: ApiDeps) =>

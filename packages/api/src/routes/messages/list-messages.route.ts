@@ -1,6 +1,6 @@
 import { listReadableMessages } from "@mailstop/db";
 import { type ApiDeps, publicRoute } from "../../deps";
-import { decodeCursor, pageOf } from "../../inboxes/cursor";
+import { decodeCursor, pageOf } from "../../paging/cursor";
 import { requireInbox } from "../../inboxes/inbox.service";
 import { messageFilterFrom } from "../../messages/message-filter";
 import { toMessageView } from "../../messages/message.view";

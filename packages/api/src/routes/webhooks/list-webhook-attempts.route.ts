@@ -1,7 +1,6 @@
-import { isId } from "@mailstop/core";
 import { listWebhookAttempts } from "@mailstop/db";
 import { type ApiDeps, publicRoute } from "../../deps";
-import { decodeCursor, pageOf } from "../../inboxes/cursor";
+import { idListPage } from "../../paging/id-page";
 import { requireWebhook } from "../../webhooks/webhook.service";
 import { toWebhookAttemptView } from "../../webhooks/webhook.view";
 
@@ -9,9 +8,6 @@ import { toWebhookAttemptView } from "../../webhooks/webhook.view";
 export const listWebhookAttemptsRoute = ({ db }: ApiDeps) =>
   publicRoute("listWebhookAttempts", async ({ auth, params, query }) => {
     const webhook = await requireWebhook(db, auth.project.id, params.id);
-    const limit = query.limit ?? 50;
-    const beforeId = decodeCursor(query.cursor, (position) => isId("webhookAttempt", position));
-    const rows = await listWebhookAttempts(db, auth.project.id, webhook.id, { beforeId, limit: limit + 1 });
-    const page = pageOf(rows, limit, (attempt) => attempt.id);
-    return { status: 200, body: { data: page.items.map(toWebhookAttemptView), limit, next_cursor: page.nextCursor } };
+    const body = await idListPage(query, "webhookAttempt", (page) => listWebhookAttempts(db, auth.project.id, webhook.id, page), toWebhookAttemptView);
+    return { status: 200, body };
   });
