@@ -93,7 +93,10 @@ export const CONFIG_GROUPS = {
       default: 60,
       desc: "Seconds an accepted transaction may stay unparsed before the reconciler queues its parse job again (a job lost with Redis, or never enqueued); never less than 15 s in effect (the edge's write deadline and its clean-up).",
     }),
-    MAILSTOP_ORPHAN_SWEEP_AGE_S: positiveInt({ default: 86_400, desc: "Age in seconds after which a raw object no accepted transaction or message knows is deleted by the reaper." }),
+    MAILSTOP_ORPHAN_SWEEP_AGE_S: positiveInt({
+      default: 86_400,
+      desc: "Age in seconds after which a raw object no accepted transaction or message knows is deleted by the orphan sweep; never less than 15 s in effect (the edge's write deadline and its clean-up).",
+    }),
     MAILSTOP_ORPHAN_SWEEP_INTERVAL_S: positiveInt({ default: 3_600, desc: "Seconds between runs of the orphan sweep (raw objects older than MAILSTOP_ORPHAN_SWEEP_AGE_S that no accepted transaction or message knows)." }),
     MAILSTOP_SIM_DELAY_MS: positiveInt({ default: 5000, desc: "How long a sim.delay message stays invisible, in milliseconds." }),
   },

@@ -142,4 +142,19 @@ describe("the orphan sweep", () => {
     expect(await exists(open)).toBe(true);
     expect(await exists(stored)).toBe(true);
   });
+
+  it("never takes a folder younger than the edge's write deadline and its clean-up, whatever the age setting: its ledger row may not be committed yet", async () => {
+    const project = await server.bootstrap();
+    const put = async (transaction: string) => {
+      await deps.blobs.put(blobKeys.raw(project.projectId, transaction), Buffer.from("raw"));
+      return transaction;
+    };
+    const inFlight = await put(newTransactionId(Date.now() - (RECONCILE_MIN_AGE_S - 5) * 1000));
+    const pastTheFloor = await put(newTransactionId(Date.now() - (RECONCILE_MIN_AGE_S + 5) * 1000));
+    const sweep = sweepOrphansJob(parserDepsOf(server, { ...server.config, orphanSweepAgeSeconds: 1 }));
+
+    expect(await sweep()).toBeGreaterThanOrEqual(1);
+    expect(await deps.blobs.stat(blobKeys.raw(project.projectId, inFlight))).not.toBeNull();
+    expect(await deps.blobs.stat(blobKeys.raw(project.projectId, pastTheFloor))).toBeNull();
+  });
 });

@@ -1,5 +1,5 @@
 import { blobKeys } from "@mailstop/blob-store";
-import { transactionTime } from "@mailstop/core";
+import { RECONCILE_MIN_AGE_S, transactionTime } from "@mailstop/core";
 import { knownTransactions, pruneDoneTransactions } from "@mailstop/db";
 import type { ParserDeps } from "./deps";
 
@@ -21,7 +21,10 @@ const transactionOf = (prefix: string) => prefix.slice(0, -1).split("/").pop()!;
  */
 export function sweepOrphansJob(deps: ParserDeps) {
   return async (): Promise<number> => {
-    const cutoff = new Date(Date.now() - deps.config.orphanSweepAgeSeconds * 1000);
+    // Never a folder younger than the reconciler's floor, whatever the setting: within the
+    // edge's write deadline a folder's ledger row may not be committed yet, and its transaction
+    // may still be answered 250 (a large message's parse would then find no raw source).
+    const cutoff = new Date(Date.now() - Math.max(deps.config.orphanSweepAgeSeconds, RECONCILE_MIN_AGE_S) * 1000);
     while ((await pruneDoneTransactions(deps.db, cutoff, 1000)) === 1000);
     const projects = await deps.db.selectFrom("projects").select("id").orderBy("id").execute();
     let swept = 0;
