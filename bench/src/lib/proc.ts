@@ -62,6 +62,9 @@ export async function withCpuOf<T>(pids: readonly number[], body: () => Promise<
   return { result, cpuSeconds: after.map((seconds, index) => seconds - before[index]!) };
 }
 
+/** Bytes in a MB, for the RSS figures of the table. */
+export const MB = 1024 * 1024;
+
 /** Resident set size of a process in bytes (Linux /proc). */
 export function rssOf(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");

@@ -5,6 +5,7 @@ import { type MessageSize, SENDER, message } from "../lib/mail";
 import { SmtpClient, openPool } from "../lib/smtp-client";
 import { median, p99, sleep, until } from "../lib/stats";
 import type { ApiTarget } from "../targets/mailstop";
+import type { Scenario } from "./scenario";
 
 export interface ArrivalWaitResult {
   samples: number;
@@ -110,3 +111,33 @@ async function startBackground(target: ApiTarget, tag: string, perSecond: number
     },
   };
 }
+
+/** The mailstop columns arrival → wait runs on: the monolith on s3rver first (the targets are its). */
+const COLUMNS = ["mailstop", "mailstop-dir", "mailstop-embedded", "mailstop-fleet"] as const;
+
+/** Arrival → wait idle, then under background ingest, on every mailstop column the run has. */
+export const arrivalWaitScenario: Scenario = {
+  name: "arrival-wait",
+  async run({ plan, targets: { byName, order }, rows, details }) {
+    const columns = COLUMNS.filter((name) => name === "mailstop" || order.includes(name));
+    for (const when of ["idle", "background"] as const) {
+      const options = when === "idle" ? { ...plan.arrival, backgroundPerSecond: 0 } : { ...plan.arrival, maxMs: plan.arrivalBackgroundMs, backgroundPerSecond: plan.backgroundPerSecond };
+      const results: Partial<Record<(typeof columns)[number], ArrivalWaitResult>> = {};
+      for (const name of columns) results[name] = await arrivalToWait(byName[name] as ApiTarget, options);
+      for (const [name, result] of Object.entries(results)) details[`arrival-wait.${when}${name === "mailstop" ? "" : `.${name}`}`] = result;
+      const result = results.mailstop!;
+      const describe = (name: string, each: ArrivalWaitResult) =>
+        `${name}: ${each.samples} sends, ${each.missed} missed, max ${each.maxMs.toFixed(1)} ms${when === "background" ? `, background ${each.backgroundPerSecond.toFixed(0)} msg/s` : ""}`;
+      const note = Object.entries(results).map(([name, each]) => describe(name, each!)).join("; ");
+      const label = when === "idle" ? "idle" : `under ${plan.backgroundPerSecond} msg/s ingest`;
+      const column = (pick: (each: ArrivalWaitResult) => number) => Object.fromEntries(Object.entries(results).map(([name, each]) => [name, pick(each!)]));
+      rows.push({ scenario: `arrival → wait p50, ${label}`, unit: "ms", values: column((each) => each.p50Ms), note, target: { text: "≤ 5 ms", pass: result.p50Ms <= 5 } });
+      const limit = when === "idle" ? 20 : 50;
+      rows.push({ scenario: `arrival → wait p99, ${label}`, unit: "ms", values: column((each) => each.p99Ms), target: { text: `≤ ${limit} ms`, pass: result.p99Ms <= limit && result.missed === 0 } });
+      const laptop = results["mailstop-embedded"];
+      if (when === "idle" && laptop !== undefined) {
+        rows.push({ scenario: "  embedded (`pnpm start`): arrival → wait p50, idle", unit: "ms", values: { "mailstop-embedded": laptop.p50Ms }, target: { text: "≤ 5 ms", pass: laptop.p50Ms <= 5 && laptop.missed === 0 } });
+      }
+    }
+  },
+};

@@ -4,7 +4,9 @@ import { SmtpClient, openPool } from "../lib/smtp-client";
 import { mean, median, p99, sleep, until } from "../lib/stats";
 import type { Row } from "../report";
 import type { MailstopTarget, ServerProcess } from "../targets/mailstop";
+import type { Plan } from "./plan";
 import { type ReadResult, readLoad } from "./reads";
+import type { Scenario, ScenarioContext } from "./scenario";
 
 /**
  * The shape shared by the scenarios that price one setting (limits-cost, metrics-cost): the same
@@ -185,4 +187,16 @@ export function costRows<V extends string>(result: CostResult<V>, spec: CostRowS
       },
     ];
   });
+}
+
+/** A scenario pricing one setting: its result in the details under its name, its rows without → with in the table. */
+export function costScenario<V extends string>(name: string, measure: (ctx: ScenarioContext) => Promise<CostResult<V>>, spec: (plan: Plan) => CostRowSpec<V>): Scenario {
+  return {
+    name,
+    async run(ctx) {
+      const result = await measure(ctx);
+      ctx.details[name] = result;
+      ctx.rows.push(...costRows(result, spec(ctx.plan)));
+    },
+  };
 }

@@ -1,8 +1,11 @@
 import { randomBytes } from "node:crypto";
 import { type MessageSize, SENDER, message } from "../lib/mail";
+import { withCpuOf } from "../lib/proc";
 import { openPool } from "../lib/smtp-client";
 import { sleep } from "../lib/stats";
+import type { Row } from "../report";
 import type { Target } from "../targets/target";
+import type { Scenario } from "./scenario";
 
 export interface IngestResult {
   sent: number;
@@ -58,3 +61,55 @@ export async function ingest(target: Target, size: MessageSize, concurrency: num
     visibleLagMs: allVisible - sendsEnded,
   };
 }
+
+/**
+ * Ingest of both sizes at each concurrency on every column, in the columns' order: a row each
+ * (visible msg/s), with the directory store against Postfix → Maildir at c=50 and the embedded
+ * column's ratio to it.
+ */
+export const ingestScenario: Scenario = {
+  name: "ingest",
+  async run({ plan, targets: { byName, order, mailstop }, rows, details }) {
+    for (const size of ["2kb", "50kb"] as const) {
+      for (const concurrency of plan.concurrencies) {
+        const values: Row["values"] = {};
+        const accepted: string[] = [];
+        let s3rverShare = "";
+        for (const name of order) {
+          // On s3rver, whose CPU the figure largely is: both processes' CPU over the run (threads included).
+          const pids = name === "mailstop" && mailstop.s3Pid !== null ? [mailstop.pid, mailstop.s3Pid] : [];
+          const { result, cpuSeconds } = await withCpuOf(pids, () => ingest(byName[name], size, concurrency, plan.ingestMs));
+          details[`ingest.${size}.c${concurrency}.${name}`] = { ...result, ...(pids.length > 0 ? { cpu_seconds: { mailstop: cpuSeconds[0], s3rver: cpuSeconds[1] } } : {}) };
+          if (pids.length > 0) s3rverShare = `; CPU s at c=${concurrency} on the s3 column: mailstop ${cpuSeconds[0]!.toFixed(1)}, s3rver ${cpuSeconds[1]!.toFixed(1)} (${((100 * cpuSeconds[1]!) / (cpuSeconds[0]! + cpuSeconds[1]!)).toFixed(0)}% of the two)`;
+          values[name] = result.visiblePerSecond;
+          accepted.push(`${name} ${result.acceptedPerSecond.toFixed(0)}`);
+        }
+        const row: Row = {
+          scenario: `ingest ${size === "2kb" ? "2 KB" : "50 KB"} c=${concurrency}, visible`,
+          unit: "msg/s",
+          values,
+          note: `250s/s: ${accepted.join(", ")}${s3rverShare}`,
+        };
+        // The real-engine monolith on the directory store against Postfix → Maildir, which also keeps files.
+        const dir = values["mailstop-dir"];
+        const postfixRate = values.postfix;
+        if (concurrency === 50 && dir !== undefined && dir !== null) {
+          row.target =
+            postfixRate === undefined || postfixRate === null
+              ? { text: "directory store (Postfix not run)", pass: false }
+              : { text: "directory store ≥ Postfix → Maildir", pass: dir >= postfixRate };
+        }
+        rows.push(row);
+        const laptop = values["mailstop-embedded"];
+        if (size === "2kb" && concurrency === 50 && laptop !== undefined && laptop !== null && dir !== undefined && dir !== null) {
+          rows.push({
+            scenario: "  embedded (`pnpm start`) / real-engine monolith (directory store), 2 KB c=50",
+            unit: "ratio",
+            values: { "mailstop-embedded": laptop / dir },
+            target: { text: "≥ 0.5", pass: laptop / dir >= 0.5 },
+          });
+        }
+      }
+    }
+  },
+};

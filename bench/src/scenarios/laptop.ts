@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { cpuSeconds, freePort, rssOf, startChild, waitForHttp } from "../lib/proc";
 import { median, sleep } from "../lib/stats";
+import type { Scenario } from "./scenario";
 
 const REPO = join(__dirname, "..", "..", "..");
 
@@ -62,3 +63,23 @@ export async function laptop(logDir: string, plan: { idleS: number; helpRuns: nu
     await rm(dataDir, { recursive: true, force: true });
   }
 }
+
+/** The laptop rows: start-up, idle CPU and `--help`, against their targets. */
+export const laptopScenario: Scenario = {
+  name: "laptop",
+  async run({ plan, logDir, rows, details }) {
+    const result = await laptop(logDir, plan.laptop);
+    details.laptop = result;
+    rows.push(
+      { scenario: "`pnpm start` (embedded, fresh data) to /health", unit: "s", values: { mailstop: result.startSeconds }, target: { text: "≤ 5", pass: result.startSeconds <= 5 } },
+      {
+        scenario: "  idle: CPU",
+        unit: "% of a core",
+        values: { mailstop: result.idleCpuPercent },
+        note: `RSS ${result.idleRssMb.toFixed(0)} MB, over ${plan.laptop.idleS} s`,
+        target: { text: "< 1", pass: result.idleCpuPercent < 1 },
+      },
+      { scenario: "`mailstop --help`", unit: "ms", values: { mailstop: result.helpMs }, note: `runs ${result.helpRuns.map((ms) => ms.toFixed(0)).join(", ")}`, target: { text: "≤ 1,000", pass: result.helpMs <= 1000 } },
+    );
+  },
+};

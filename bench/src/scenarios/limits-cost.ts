@@ -1,5 +1,5 @@
 import type { MailstopTarget, ServerProcess } from "../targets/mailstop";
-import { type CostOptions, type CostResult, type CostSetup, costProject, measureCost } from "./cost";
+import { type CostOptions, type CostResult, type CostSetup, costProject, costScenario, measureCost } from "./cost";
 
 /**
  * What the governance checks cost on the hot paths, measured in one run: each path on a pair of
@@ -28,3 +28,14 @@ export async function limitsCost(target: MailstopTarget, options: CostOptions): 
     options,
   );
 }
+
+export const limitsCostScenario = costScenario("limits-cost", ({ targets, plan }) => limitsCost(targets.mailstop, plan.limitsCost), (plan) => ({
+  subject: "limits cost",
+  variants: VARIANTS,
+  rounds: plan.limitsCost.rounds,
+  without: { variant: "without", text: "no rate limiter, no limits set", note: "MAILSTOP_RATE_LIMITS=off, a project without limits" },
+  with: { variant: "both", text: "with the rate limiter and organisation limits checked" },
+  detail: (figures) =>
+    `rate limiter only ${figures["rate limiter"].mean.toFixed(2)} ms (p99 ${figures["rate limiter"].p99.toFixed(1)}), ` +
+    `limits only ${figures.metering.mean.toFixed(2)} ms (p99 ${figures.metering.p99.toFixed(1)})`,
+}));

@@ -1,6 +1,6 @@
 import { call } from "../lib/api";
 import type { MailstopTarget } from "../targets/mailstop";
-import { type CostOptions, type CostResult, costProject, measureCost } from "./cost";
+import { type CostOptions, type CostResult, costProject, costScenario, measureCost } from "./cost";
 
 /**
  * What the Prometheus metrics cost on the hot paths, measured in one run: each path on a pair of
@@ -26,3 +26,11 @@ export async function metricsCost(target: MailstopTarget, options: CostOptions):
   const [without, withMetrics] = await Promise.all([setup({ MAILSTOP_METRICS: "off" }), setup({})]);
   return measureCost(METRICS_VARIANTS, { without, with: withMetrics }, options);
 }
+
+export const metricsCostScenario = costScenario("metrics-cost", ({ targets, plan }) => metricsCost(targets.mailstop, plan.metricsCost), (plan) => ({
+  subject: "metrics cost",
+  variants: METRICS_VARIANTS,
+  rounds: plan.metricsCost.rounds,
+  without: { variant: "without", text: "metrics off", note: "MAILSTOP_METRICS=off, rate limits on" },
+  with: { variant: "with", text: "with Prometheus metrics recorded" },
+}));

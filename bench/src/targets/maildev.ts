@@ -4,11 +4,14 @@ import { dirname, join } from "node:path";
 import { freePort, startChild, waitForHttp, waitForPort } from "../lib/proc";
 import type { Target } from "./target";
 
+/** MailDev with the origin of its REST API. */
+export type MaildevTarget = Target & { webUrl: string };
+
 /**
  * MailDev as shipped (npm maildev 2.2.1): an in-memory catcher with a REST API. It keeps
  * smtp-server's defaults, so its greeting comes after the 100 ms delay and a reverse lookup.
  */
-export async function startMaildev(logDir: string): Promise<Target & { webUrl: string }> {
+export async function startMaildev(logDir: string): Promise<MaildevTarget> {
   const [smtpPort, webPort] = [await freePort(), await freePort()];
   const directory = await mkdtemp(join(tmpdir(), "mailstop-bench-maildev-"));
   const bin = join(dirname(require.resolve("maildev/package.json")), "bin", "maildev");

@@ -1,0 +1,37 @@
+/** How much of each scenario a run does: the full run stays within a few minutes. */
+export const PLANS = {
+  full: {
+    ingestMs: 3000,
+    concurrencies: [1, 10, 50],
+    connectSends: 200,
+    connectMaxMs: 10_000,
+    arrival: { lanes: 5, perLane: 100, maxMs: 12_000 },
+    // Shorter: above what mailstop absorbs, every second of background is seconds of queue to drain.
+    arrivalBackgroundMs: 8000,
+    backgroundPerSecond: 500,
+    heldWaits: { waits: 10_000, inboxes: 100 },
+    heldStreams: { streams: 10_000, inboxes: 100, arrivals: 10 },
+    readsS: 5,
+    limitsCost: { rate: 500, durationS: 5, warmUpS: 2, rounds: 3 },
+    metricsCost: { rate: 500, smtpRate: 50, durationS: 5, warmUpS: 2, rounds: 3 },
+    laptop: { idleS: 30, helpRuns: 5 },
+  },
+  quick: {
+    ingestMs: 300,
+    concurrencies: [1, 10, 50],
+    connectSends: 10,
+    connectMaxMs: 2000,
+    arrival: { lanes: 2, perLane: 3, maxMs: 5000 },
+    arrivalBackgroundMs: 3000,
+    backgroundPerSecond: 100,
+    heldWaits: { waits: 200, inboxes: 10 },
+    heldStreams: { streams: 200, inboxes: 10, arrivals: 2 },
+    readsS: 1,
+    limitsCost: { rate: 100, durationS: 0.5, warmUpS: 0.5, rounds: 1 },
+    metricsCost: { rate: 100, smtpRate: 20, durationS: 0.5, warmUpS: 0.5, rounds: 1 },
+    laptop: { idleS: 3, helpRuns: 2 },
+  },
+} as const;
+
+export type Mode = keyof typeof PLANS;
+export type Plan = (typeof PLANS)[Mode];
