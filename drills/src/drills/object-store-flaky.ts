@@ -80,7 +80,7 @@ async function flakyStore(ctx: DrillContext): Promise<void> {
   proxy.faults({ ...PLAN, seed });
   const faultsFrom = Date.now();
   const acceptedBefore = load.acceptedCount();
-  await sleep(ctx.quick ? LOAD_MS / 2 : LOAD_MS);
+  await sleep(LOAD_MS);
   const during = load.acceptedCount() - acceptedBefore;
   ctx.note(`seed ${seed}: ${during} messages accepted in ${((Date.now() - faultsFrom) / 1000).toFixed(0)} s on the flaky store`);
   ctx.check(during > 0, "nothing accepted while the store was flaky");
