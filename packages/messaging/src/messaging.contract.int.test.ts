@@ -1,7 +1,7 @@
 import { once } from "node:events";
 import { type Db, claimJobs, createDatabase, createEmbeddedDatabase, failedJobs, migrateToLatest, msUntilNextJob } from "@mailstop/db";
 import { createLogger } from "@mailstop/logging";
-import { createFreshDatabase, dropDatabase, freePort, itWithEngines, runRedisUrl, runServerUrl, startTestRedis, testWorld, uniqueRedisPrefix } from "@mailstop/testkit";
+import { createFreshDatabase, dropDatabase, freePort, runRedisUrl, runServerUrl, testWorld, uniqueRedisPrefix } from "@mailstop/testkit";
 import { Queue } from "bullmq";
 import type { Redis } from "ioredis";
 import { BullJobQueue, startBullWorker } from "./bull-job-queue";
@@ -11,6 +11,7 @@ import { DatabaseJobQueue, startDatabaseWorker } from "./database-job-queue";
 import { InProcessBus, InProcessWaitSlots } from "./in-process";
 import { type JobHandlers, type JobQueue, type JobWorker, PermanentJobError } from "./job-queue";
 import { MemoryJobQueue, startMemoryWorker } from "./memory-job-queue";
+import { deadline, polled, recordingListener } from "./messaging.fixture";
 import { parseJobOf } from "./parse-job.fixture";
 import { createRedis } from "./redis-connection";
 import { RedisBus } from "./redis-bus";
@@ -115,29 +116,6 @@ const QUEUES = inWorld<[string, () => Promise<QueueAdapter>]>({
 });
 
 const job = parseJobOf;
-
-/** Resolves with the next value pushed, or rejects after `ms`. */
-function deadline<T>(ms: number, register: (resolve: (value: T) => void) => void): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`nothing within ${ms} ms`)), ms);
-    register((value) => {
-      clearTimeout(timer);
-      resolve(value);
-    });
-  });
-}
-
-/** Polls `probe` until it returns a value, for at most `ms`. */
-function polled<T>(ms: number, probe: () => Promise<T | undefined>): Promise<T> {
-  return deadline(ms, (resolve) => {
-    const poll = async () => {
-      const value = await probe();
-      if (value !== undefined) resolve(value);
-      else setTimeout(() => void poll(), 20);
-    };
-    void poll();
-  });
-}
 
 describe.each(QUEUES)("JobQueue contract: %s", (_name, create) => {
   let adapter: QueueAdapter;
@@ -502,24 +480,6 @@ describe.each(
   });
 });
 
-/** A credential listener that records what it is told, in order. */
-function recordingListener(): CredentialChangeListener & { told: (CredentialChange | "lost" | "resumed")[]; next(ms: number): Promise<CredentialChange | "lost" | "resumed"> } {
-  const told: (CredentialChange | "lost" | "resumed")[] = [];
-  let waiting: ((value: CredentialChange | "lost" | "resumed") => void) | undefined;
-  const tell = (value: CredentialChange | "lost" | "resumed") => {
-    told.push(value);
-    waiting?.(value);
-    waiting = undefined;
-  };
-  return {
-    told,
-    changed: (change) => tell(change),
-    lost: () => tell("lost"),
-    resumed: () => tell("resumed"),
-    next: (ms) => deadline(ms, (resolve) => (waiting = resolve)),
-  };
-}
-
 describe.each(
   inWorld<[string, () => { publisher: Bus; other: Bus }]>({
     engines: [
@@ -564,93 +524,6 @@ describe.each(
   });
 });
 
-describe("Redis pub/sub credential changes when the subscriber connection drops", () => {
-  itWithEngines("tells the watchers at once, and again once the channel is live after the resubscribe", "it kills pub/sub clients on a Redis of its own", async () => {
-    const own = await startTestRedis();
-    cleanups.push(() => own.kill());
-    const publisher = redis("command", own.url);
-    const admin = redis("command", own.url);
-    await Promise.all([publisher, admin].map((connection) => (connection.status === "ready" ? undefined : once(connection, "ready"))));
-    const prefix = uniqueRedisPrefix();
-    const bus = new RedisBus(publisher, () => redis("blocking", own.url), prefix, logger);
-    // Another process's publisher: what this process hears only through its subscriber connection.
-    const elsewhere = new RedisBus(redis("command", own.url), () => redis("blocking", own.url), prefix, logger);
-    try {
-      const listener = recordingListener();
-      await bus.watchCredentialChanges(listener);
-      const lost = listener.next(5000);
-      expect(Number(await admin.client("KILL", "TYPE", "pubsub"))).toBe(1);
-      expect(await lost).toBe("lost");
-      expect(await listener.next(10_000)).toBe("resumed");
-      const heard = listener.next(5000);
-      await elsewhere.publishCredentialChange({ scope: "project", id: "prj_9" });
-      expect(await heard).toEqual({ scope: "project", id: "prj_9" });
-      expect(listener.told).toEqual(["lost", "resumed", { scope: "project", id: "prj_9" }]);
-    } finally {
-      await bus.close();
-      await elsewhere.close();
-    }
-  });
-});
-
-describe("Redis pub/sub credential watchers when Redis is gone", () => {
-  itWithEngines("stop watching at once, without waiting for Redis to come back (a shutdown must not hang)", "it kills a Redis of its own", async () => {
-    const own = await startTestRedis();
-    cleanups.push(() => own.kill());
-    const publisher = redis("command", own.url);
-    if (publisher.status !== "ready") await once(publisher, "ready");
-    const bus = new RedisBus(publisher, () => redis("blocking", own.url), uniqueRedisPrefix(), logger);
-    const listener = recordingListener();
-    const unwatch = await bus.watchCredentialChanges(listener);
-    const lost = listener.next(5000);
-    await own.kill();
-    expect(await lost).toBe("lost");
-    await deadline<void>(2000, (resolve) => void unwatch().then(resolve));
-    // Back, so that closing the connections does not wait for it either.
-    await own.restart();
-    await bus.close();
-  });
-});
-
-describe("Redis pub/sub when its subscriber connection drops", () => {
-  itWithEngines(
-    "subscribes every channel again and then tells its listeners, once per resubscribe",
-    "it kills pub/sub clients on a Redis of its own",
-    async () => {
-      // A Redis of its own: killing pub/sub clients on the shared one would cut other tests' buses.
-      const own = await startTestRedis();
-      cleanups.push(() => own.kill());
-      const publisher = redis("command", own.url);
-      const admin = redis("command", own.url);
-      await Promise.all([publisher, admin].map((connection) => (connection.status === "ready" ? undefined : once(connection, "ready"))));
-      const bus = new RedisBus(publisher, () => redis("blocking", own.url), uniqueRedisPrefix(), logger);
-      try {
-        let got: (event: ArrivalEvent) => void = () => undefined;
-        for (const inbox of ["ibx_r1", "ibx_r2", "ibx_r3"]) await bus.subscribeArrivals(inbox, (event) => got(event));
-        const told: number[] = [];
-        let resubscribed: () => void = () => undefined;
-        bus.onResubscribed(() => (told.push(Date.now()), resubscribed()));
-        const forgotten: number[] = [];
-        bus.onResubscribed(() => forgotten.push(1))();
-
-        const back = deadline<void>(10_000, (resolve) => (resubscribed = resolve));
-        expect(Number(await admin.client("KILL", "TYPE", "pubsub"))).toBe(1);
-        await back;
-        // Told only once the channels are live: an arrival published now is heard, on every inbox.
-        for (const inbox of ["ibx_r1", "ibx_r2", "ibx_r3"]) {
-          const arrival = deadline<ArrivalEvent>(5000, (resolve) => (got = resolve));
-          await bus.publishArrival({ inbox_id: inbox, message_id: `msg_${inbox}`, seq: "1" });
-          expect((await arrival).message_id).toBe(`msg_${inbox}`);
-        }
-        expect(told).toHaveLength(1);
-        expect(forgotten).toEqual([]);
-      } finally {
-        await bus.close();
-      }
-    },
-  );
-});
-
 describe.each(
   inWorld<[string, () => Promise<WaitSlots>]>({
     engines: [["Redis leases", async () => new RedisWaitSlots(await readyRedis(), uniqueRedisPrefix(), "test")]],
@@ -684,35 +557,3 @@ describe("BullMQ when Redis is unreachable", () => {
   });
 });
 
-describe("Redis pub/sub on a connection still in its handshake", () => {
-  itWithEngines(
-    "subscribes only once the connection is ready, so the first subscription of a new process works",
-    "the handshake is ioredis's; the embedded world has no Redis",
-    async () => {
-      // ioredis writes a SUBSCRIBE at once while its ready check (INFO) is still to come, as the
-      // command may run during loading; in subscriber mode it then refuses to send the INFO,
-      // and the check fails with "Connection in subscriber mode". A bus asked for its first
-      // subscription in that window must wait for the connection to be ready.
-      const publisher = await readyRedis();
-      const subscriber = redis("blocking");
-      const bus = new RedisBus(publisher, () => subscriber, uniqueRedisPrefix(), logger);
-      const errors: Error[] = [];
-      subscriber.on("error", (error: Error) => errors.push(error));
-      await once(subscriber, "connect");
-      expect(subscriber.status).toBe("connect");
-      try {
-        let got: (event: ArrivalEvent) => void = () => undefined;
-        const arrival = deadline<ArrivalEvent>(5000, (resolve) => (got = resolve));
-        await bus.subscribeArrivals("ibx_h", (event) => got(event));
-        await bus.publishArrival({ inbox_id: "ibx_h", message_id: "msg_h", seq: "1" });
-        expect((await arrival).message_id).toBe("msg_h");
-        // Without the wait the ready check fails after the SUBSCRIBE (an error, then a reconnect
-        // that loses what is published meanwhile); with it the connection is ready, first time.
-        await deadline<void>(5000, (resolve) => (subscriber.status === "ready" ? resolve() : subscriber.once("ready", () => resolve())));
-        expect(errors.map((error) => error.message)).toEqual([]);
-      } finally {
-        await bus.close();
-      }
-    },
-  );
-});

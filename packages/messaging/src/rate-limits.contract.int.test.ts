@@ -1,38 +1,17 @@
-import { once } from "node:events";
-import { randomBytes } from "node:crypto";
-import { createLogger } from "@mailstop/logging";
-import { describeWithEngines, eventually, runRedisUrl, testWorld, uniqueRedisPrefix } from "@mailstop/testkit";
-import type { Redis } from "ioredis";
+import { eventually, testWorld, uniqueRedisPrefix } from "@mailstop/testkit";
 import { InProcessRateLimits, RATE_WINDOW_SECONDS, type RateLimits, RedisRateLimits } from "./rate-limits";
-import { createRedis } from "./redis-connection";
+import { bucket, suiteRedisConnections, takeMany } from "./rate-limits.fixture";
 
-// The per-key request buckets, one contract for Redis (the fleet) and the in-process stand-in.
+// The per-key request buckets, one contract for Redis (the fleet) and the in-process stand-in;
+// what only Redis does (buckets shared by instances, Redis unreachable) is in
+// rate-limits.engines.int.test.ts.
 
-const connections: Redis[] = [];
-afterAll(async () => {
-  await Promise.all(connections.map((connection) => connection.quit().catch(() => connection.disconnect())));
-});
-
-async function connect(): Promise<Redis> {
-  const connection = createRedis(runRedisUrl(), "command", createLogger({ level: "silent" }));
-  connections.push(connection);
-  if (connection.status !== "ready") await once(connection, "ready");
-  return connection;
-}
+const connect = suiteRedisConnections();
 
 const ADAPTERS: [string, () => Promise<RateLimits>][] = [
   ...(testWorld() === "engines" ? [["Redis", async () => new RedisRateLimits(await connect(), uniqueRedisPrefix())] as [string, () => Promise<RateLimits>]] : []),
   ["in-process", async () => new InProcessRateLimits()],
 ];
-
-const bucket = () => `key_${randomBytes(6).toString("hex")}:read`;
-
-/** Takes `count` tokens one after another and returns what each decided. */
-async function takeMany(limits: RateLimits, name: string, perSecond: number, count: number) {
-  const decisions = [];
-  for (let i = 0; i < count; i++) decisions.push(await limits.take(name, perSecond));
-  return decisions;
-}
 
 describe.each(ADAPTERS)("RateLimits contract: %s", (_name, create) => {
   it("holds twice the rate, counting down, then refuses until the window ends", async () => {
@@ -76,33 +55,5 @@ describe.each(ADAPTERS)("RateLimits contract: %s", (_name, create) => {
     expect(refilled.remaining).toBe(1);
     // Not before the window the refusal announced (a little slack for timer rounding).
     expect(Date.now() - started).toBeGreaterThanOrEqual(refused.resetMs - 50);
-  });
-});
-
-describeWithEngines("Redis rate limits", "the embedded world has no Redis", () => {
-  it("share one bucket between instances on the same prefix, each with its own connection", async () => {
-    const prefix = uniqueRedisPrefix();
-    const first = new RedisRateLimits(await connect(), prefix);
-    const second = new RedisRateLimits(await connect(), prefix);
-    const name = bucket();
-    const allowed = [];
-    for (let i = 0; i < 10; i++) allowed.push((await (i % 2 === 0 ? first : second).take(name, 4)).allowed);
-    expect(allowed).toEqual([true, true, true, true, true, true, true, true, false, false]);
-  });
-
-  it("apply a new rate to the window in progress: a smaller limit refuses what the larger one counted", async () => {
-    const limits = new RedisRateLimits(await connect(), uniqueRedisPrefix());
-    const name = bucket();
-    await takeMany(limits, name, 5, 4);
-    expect(await limits.take(name, 2)).toMatchObject({ allowed: false, limit: 4, remaining: 0 });
-  });
-
-  it("count in memory while Redis is unreachable, instead of failing the request", async () => {
-    const connection = await connect();
-    const limits = new RedisRateLimits(connection, uniqueRedisPrefix());
-    connection.disconnect();
-    const name = bucket();
-    const decisions = await takeMany(limits, name, 1, 3);
-    expect(decisions.map((d) => d.allowed)).toEqual([true, true, false]);
   });
 });

@@ -1,13 +1,13 @@
 import { once } from "node:events";
 import { createLogger } from "@mailstop/logging";
 import { CHANNELS, createRedis } from "@mailstop/messaging";
-import { type TestRedis, TestEventStream, describeWithEngines, eventually, insertMessageRows, startTestRedis, uniqueTag, useTestServer } from "@mailstop/testkit";
+import { type TestRedis, TestEventStream, eventually, insertMessageRows, startTestRedis, uniqueTag, useTestServer } from "@mailstop/testkit";
 
 // Redis pub/sub keeps nothing for an absent subscriber: an arrival published while the
 // waiter's subscriber connection is down reaches no one. Once the bus listens again, held
 // waits and open streams look at what was stored.
 
-describeWithEngines("arrivals lost while the arrival bus was away", "it kills the pub/sub client of a Redis of its own", () => {
+describe("arrivals lost while the arrival bus was away", () => {
   let redis: TestRedis;
   let admin: ReturnType<typeof createRedis>;
   const streams: TestEventStream[] = [];

@@ -2,11 +2,11 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { join } from "node:path";
 import { SLOT_LEASE } from "@mailstop/messaging";
-import { describeWithEngines, eventually, freePort, runDatabaseUrl, uniqueTag, useTestServer } from "@mailstop/testkit";
+import { eventually, freePort, runDatabaseUrl, uniqueTag, useTestServer } from "@mailstop/testkit";
 
 const ROOT = join(__dirname, "../../../../..");
 
-describeWithEngines("a waiter killed with waits held", "a separate waiter process shares Redis with the server", () => {
+describe("a waiter killed with waits held", () => {
   let child: ChildProcess | undefined;
   // Declared before the server's own hooks, so it runs before the server stops.
   afterAll(() => {
