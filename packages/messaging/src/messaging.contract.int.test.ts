@@ -1,9 +1,8 @@
 import { once } from "node:events";
 import { type Db, claimJobs, createDatabase, createEmbeddedDatabase, failedJobs, migrateToLatest, msUntilNextJob } from "@mailstop/db";
 import { createLogger } from "@mailstop/logging";
-import { createFreshDatabase, dropDatabase, freePort, runRedisUrl, runServerUrl, testWorld, uniqueRedisPrefix } from "@mailstop/testkit";
+import { createFreshDatabase, dropDatabase, freePort, runServerUrl, testWorld, uniqueRedisPrefix } from "@mailstop/testkit";
 import { Queue } from "bullmq";
-import type { Redis } from "ioredis";
 import { BullJobQueue, startBullWorker } from "./bull-job-queue";
 import type { Bus, CredentialChangeListener } from "./bus";
 import { type ArrivalEvent, CHANNELS, type CredentialChange } from "./catalog";
@@ -11,9 +10,8 @@ import { DatabaseJobQueue, startDatabaseWorker } from "./database-job-queue";
 import { InProcessBus, InProcessWaitSlots } from "./in-process";
 import { type JobHandlers, type JobQueue, type JobWorker, PermanentJobError } from "./job-queue";
 import { MemoryJobQueue, startMemoryWorker } from "./memory-job-queue";
-import { deadline, polled, recordingListener } from "./messaging.fixture";
+import { deadline, polled, recordingListener, useSuiteConnections } from "./messaging.fixture";
 import { parseJobOf } from "./parse-job.fixture";
-import { createRedis } from "./redis-connection";
 import { RedisBus } from "./redis-bus";
 import { RedisWaitSlots, type WaitSlots } from "./wait-slots";
 
@@ -23,23 +21,7 @@ import { RedisWaitSlots, type WaitSlots } from "./wait-slots";
 
 const logger = createLogger({ level: "silent" });
 const engines = testWorld() === "engines";
-const cleanups: (() => Promise<unknown>)[] = [];
-afterAll(async () => {
-  for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
-});
-
-const redis = (role: "command" | "blocking", url = runRedisUrl()): Redis => {
-  const connection = createRedis(url, role, logger);
-  cleanups.push(() => connection.quit().catch(() => connection.disconnect()));
-  return connection;
-};
-
-/** A command connection once it is ready: it queues nothing while connecting (it fails fast instead). */
-async function readyRedis(): Promise<Redis> {
-  const connection = redis("command");
-  if (connection.status !== "ready") await once(connection, "ready");
-  return connection;
-}
+const { cleanups, redis, readyRedis } = useSuiteConnections(logger);
 
 async function migrated(db: Db): Promise<Db> {
   cleanups.push(() => db.destroy());

@@ -1,7 +1,35 @@
+import { once } from "node:events";
+import type { Logger } from "@mailstop/logging";
+import { runRedisUrl } from "@mailstop/testkit";
+import type { Redis } from "ioredis";
 import type { CredentialChange, CredentialChangeListener } from "./index";
+import { createRedis } from "./redis-connection";
 
-// Test helpers of the messaging suites: bounded waits for what an adapter tells, and a
-// credential listener that records it.
+// Test helpers of the messaging suites: the suite's connections, bounded waits for what an
+// adapter tells, and a credential listener that records it.
+
+/**
+ * What a suite opens (Redis connections, and whatever it pushes on `cleanups`), closed after
+ * it in the reverse order of opening, so a queue closes before the connection it uses.
+ */
+export function useSuiteConnections(logger: Logger) {
+  const cleanups: (() => Promise<unknown>)[] = [];
+  afterAll(async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
+  });
+  const redis = (role: "command" | "blocking", url = runRedisUrl()): Redis => {
+    const connection = createRedis(url, role, logger);
+    cleanups.push(() => connection.quit().catch(() => connection.disconnect()));
+    return connection;
+  };
+  /** A command connection once it is ready: it queues nothing while connecting (it fails fast instead). */
+  const readyRedis = async (): Promise<Redis> => {
+    const connection = redis("command");
+    if (connection.status !== "ready") await once(connection, "ready");
+    return connection;
+  };
+  return { cleanups, redis, readyRedis };
+}
 
 /** Resolves with the next value pushed, or rejects after `ms`. */
 export function deadline<T>(ms: number, register: (resolve: (value: T) => void) => void): Promise<T> {

@@ -1,10 +1,8 @@
 import { once } from "node:events";
 import { createLogger } from "@mailstop/logging";
-import { runRedisUrl, startTestRedis, uniqueRedisPrefix } from "@mailstop/testkit";
-import type { Redis } from "ioredis";
+import { startTestRedis, uniqueRedisPrefix } from "@mailstop/testkit";
 import type { ArrivalEvent } from "./catalog";
-import { deadline, recordingListener } from "./messaging.fixture";
-import { createRedis } from "./redis-connection";
+import { deadline, recordingListener, useSuiteConnections } from "./messaging.fixture";
 import { RedisBus } from "./redis-bus";
 
 // The Redis bus where Redis itself misbehaves: its pub/sub connection killed, the server gone,
@@ -13,23 +11,7 @@ import { RedisBus } from "./redis-bus";
 // contract, which every adapter passes, is messaging.contract.int.test.ts.
 
 const logger = createLogger({ level: "silent" });
-const cleanups: (() => Promise<unknown>)[] = [];
-afterAll(async () => {
-  for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
-});
-
-const redis = (role: "command" | "blocking", url = runRedisUrl()): Redis => {
-  const connection = createRedis(url, role, logger);
-  cleanups.push(() => connection.quit().catch(() => connection.disconnect()));
-  return connection;
-};
-
-/** A command connection once it is ready: it queues nothing while connecting (it fails fast instead). */
-async function readyRedis(): Promise<Redis> {
-  const connection = redis("command");
-  if (connection.status !== "ready") await once(connection, "ready");
-  return connection;
-}
+const { cleanups, redis, readyRedis } = useSuiteConnections(logger);
 
 describe("Redis pub/sub credential changes when the subscriber connection drops", () => {
   it("tells the watchers at once, and again once the channel is live after the resubscribe", async () => {
