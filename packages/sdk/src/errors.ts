@@ -65,10 +65,22 @@ export class MailstopError extends Error {
     });
   }
 
-  /** No answer arrived (refused connection, reset, DNS). */
-  static network(cause: unknown): MailstopError {
-    return new MailstopError({ code: "network_error", reason: `mailstop could not be reached: ${String((cause as Error)?.message ?? cause)}`, retryable: true, status: 0, cause });
+  /**
+   * No answer arrived from `url` (refused connection, reset, DNS). The reason names the origin
+   * and the system's code (`ECONNREFUSED`, `ENOTFOUND`…), which fetch hides behind its own
+   * "fetch failed": every surface on the SDK (the CLI, the MCP tools) shows it as it is.
+   */
+  static network(cause: unknown, url: string): MailstopError {
+    return new MailstopError({ code: "network_error", reason: `Could not reach mailstop at ${new URL(url).origin} (${networkCause(cause)})`, retryable: true, status: 0, cause });
   }
+}
+
+/** Why fetch failed: the system error's code under its "fetch failed", else the nearest message. */
+function networkCause(cause: unknown): string {
+  const inner = (cause as { cause?: { code?: unknown; message?: unknown } } | undefined)?.cause;
+  if (typeof inner?.code === "string") return inner.code;
+  if (typeof inner?.message === "string" && inner.message !== "") return inner.message;
+  return cause instanceof Error ? cause.message : String(cause);
 }
 
 function retryAfterHeader(response: Response): number | undefined {

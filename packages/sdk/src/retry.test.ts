@@ -66,6 +66,16 @@ describe("retryingFetch", () => {
     expect(lost.calls).toHaveLength(1);
   });
 
+  it("names the origin and the system's code of a lost connection, not fetch's \"fetch failed\"", async () => {
+    const refused = scripted([new TypeError("fetch failed", { cause: Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:9"), { code: "ECONNREFUSED" }) })]);
+    await expect(retryingFetch(refused.base, { ...policy, maxAttempts: 1 })(get("/v1/usage?x=1"))).rejects.toMatchObject({
+      code: "network_error",
+      message: "Could not reach mailstop at http://mailstop.test (ECONNREFUSED)",
+    });
+    const other = scripted([new TypeError("fetch failed", { cause: new Error("other side closed") })]);
+    await expect(retryingFetch(other.base, { ...policy, maxAttempts: 1 })(get("/v1/usage"))).rejects.toMatchObject({ message: "Could not reach mailstop at http://mailstop.test (other side closed)" });
+  });
+
   it("waits retry_after_seconds before retrying, and gives the 429 back when the server asks for longer than maxRetryDelayMs", async () => {
     const { base, calls } = scripted([429, 200], () => rateLimited(1));
     const started = Date.now();

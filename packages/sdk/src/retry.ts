@@ -52,7 +52,7 @@ export function retryingFetch(base: typeof fetch, policy: RetryPolicy): (request
       try {
         response = await base(current);
       } catch (cause) {
-        if (attempt >= retries || request.signal.aborted) throw MailstopError.network(cause);
+        if (attempt >= retries || request.signal.aborted) throw MailstopError.network(cause, request.url);
         await sleep(backoffMs(attempt), request.signal);
         continue;
       }

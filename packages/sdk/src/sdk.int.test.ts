@@ -1,4 +1,4 @@
-import { type TestDns, eventually, startTcpProxy, startTestDns, uniqueDomain, uniqueRunId, uniqueTag, useTestServer } from "@mailstop/testkit";
+import { type TestDns, eventually, freePort, startTcpProxy, startTestDns, uniqueDomain, uniqueRunId, uniqueTag, useTestServer } from "@mailstop/testkit";
 import { Mailstop, MailstopError, type StreamMessage, WaitTimeoutError } from "./index";
 
 // The SDK against a real mailstop (both worlds): one call per route of every resource, its
@@ -64,6 +64,11 @@ describe("typed errors", () => {
   it("reports an unreachable server as a retryable network_error after its attempts", async () => {
     const error = await failure(new Mailstop({ baseUrl: "http://127.0.0.1:9", apiKey: "x", maxAttempts: 2 }).inboxes.list());
     expect(error).toMatchObject({ code: "network_error", retryable: true, status: 0, requestId: undefined });
+    // The origin and why, not fetch's own "fetch failed": the CLI and the MCP tools print this reason.
+    expect(error.message).toBe("Could not reach mailstop at http://127.0.0.1:9 (bad port)");
+    const closed = `http://127.0.0.1:${await freePort()}`;
+    const refused = await failure(new Mailstop({ baseUrl: closed, apiKey: "x", maxAttempts: 1 }).inboxes.list());
+    expect(refused.message).toBe(`Could not reach mailstop at ${closed} (ECONNREFUSED)`);
   });
 });
 

@@ -43,7 +43,7 @@ export async function* streamInbox(http: Http, inbox: string, options: StreamOpt
         });
       } catch (cause) {
         if (controller.signal.aborted) return;
-        if (++failures >= maxFailures) throw MailstopError.network(cause);
+        if (++failures >= maxFailures) throw MailstopError.network(cause, url);
         await sleep(retryMs, controller.signal);
         continue;
       }
@@ -71,7 +71,7 @@ export async function* streamInbox(http: Http, inbox: string, options: StreamOpt
       } catch (cause) {
         if (cause instanceof MailstopError || controller.signal.aborted) throw cause;
         // The connection dropped mid-stream: reconnect from the last cursor.
-        if (++failures >= maxFailures) throw MailstopError.network(cause);
+        if (++failures >= maxFailures) throw MailstopError.network(cause, url);
       }
       await sleep(retryMs, controller.signal);
     }
