@@ -1,14 +1,14 @@
-import { type MailstopClient, type Schemas, createMailstopClient } from "@mailstop/client";
+import { Mailstop, type Schemas } from "@mailstop/sdk/source";
 
 export type Inbox = Schemas["Inbox"];
 export type MessageView = Schemas["MessageView"];
 export type WaitResult = Schemas["WaitResult"];
 export type LinkKind = Schemas["LinkKind"];
-export type ErrorBody = Schemas["Error"]["error"];
 
 /**
  * The few calls the tools make: the small interface both transports share. Each is one route
  * of the public API, so every rule of that route (scopes, rate class, allowances) applies.
+ * A failed call rejects with the SDK's `MailstopError`.
  */
 export interface MailstopApi {
   createInbox(body: { tag: string; domain?: string }): Promise<Inbox>;
@@ -19,61 +19,29 @@ export interface MailstopApi {
   getMessage(id: string): Promise<MessageView>;
 }
 
-/** A failed call, carrying the API's error envelope (or one made up for a transport failure). */
-export class ApiCallError extends Error {
-  constructor(readonly body: ErrorBody) {
-    super(`${body.code}: ${body.reason}`);
-    this.name = "ApiCallError";
-  }
-}
-
 /** Characters of body text a tool result shows: enough to read a mail's gist, never the whole. */
 export const PREVIEW_CHARS = 400;
 
-async function settle<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
-  const { data, error, response } = await call;
-  if (data !== undefined) return data;
-  const envelope = (error as { error?: ErrorBody } | undefined)?.error;
-  throw new ApiCallError(
-    envelope?.code === undefined
-      ? { code: "internal", reason: `mailstop answered HTTP ${response.status} without an error envelope.`, retryable: response.status >= 500 }
-      : envelope,
-  );
-}
-
 /**
- * The interface over the REST API with one key: openapi-fetch through @mailstop/client. The
- * wait goes through `waitClient` when given: a split api reaches the wait on a waiter.
+ * The interface over the REST API through `@mailstop/sdk`, the client every user-facing surface
+ * shares. The wait goes through `waitOn` when given: a split api reaches the wait on a waiter.
  */
-export function restApi(client: MailstopClient, waitClient: MailstopClient = client): MailstopApi {
+export function restApi(mailstop: Mailstop, waitOn: Mailstop = mailstop): MailstopApi {
   return {
-    createInbox: (body) => settle(client.POST("/v1/inboxes", { body })),
-    inboxForRun: (body) => settle(client.POST("/v1/inboxes/for-run", { body })),
-    waitForMessage: (body, signal) => settle(waitClient.POST("/v1/messages/wait", { body: { ...body, preview_chars: PREVIEW_CHARS }, ...(signal === undefined ? {} : { signal }) })),
-    listMessages: async (query) => (await settle(client.GET("/v1/messages", { params: { query } }))).data,
-    getMessage: (id) => settle(client.GET("/v1/messages/{id}", { params: { path: { id }, query: { preview_chars: PREVIEW_CHARS } } })),
+    createInbox: (body) => mailstop.inboxes.create(body),
+    inboxForRun: ({ run_id }) => mailstop.inboxes.forRun(run_id),
+    waitForMessage: (body, signal) => waitOn.messages.wait({ ...body, preview_chars: PREVIEW_CHARS }, signal === undefined ? {} : { signal }),
+    listMessages: async (query) => (await mailstop.messages.list(query)).data,
+    getMessage: (id) => mailstop.messages.get(id, { preview_chars: PREVIEW_CHARS }),
   };
 }
 
 /**
  * {@link restApi} for a mailstop at `baseUrl` (its wait at `waitUrl`, by default the same)
- * with `apiKey`. A request that never reached mailstop (refused connection, DNS) becomes an
- * `ApiCallError` naming the URL, so an agent reads why instead of a stack trace.
+ * with `apiKey`. One attempt per call: the agent is the retry loop, and a tool's error result
+ * tells it whether and when to try again (docs/decisions.md "One client under every surface").
  */
 export function mailstopApi(options: { baseUrl: string; waitUrl?: string; apiKey: string }): MailstopApi {
-  const reach = (origin: string): typeof fetch => async (input, init) => {
-    try {
-      return await fetch(input, init);
-    } catch (error) {
-      if (input instanceof Request && input.signal.aborted) throw error;
-      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-      throw new ApiCallError({
-        code: "internal",
-        reason: `Could not reach mailstop at ${origin} (${cause?.code ?? cause?.message ?? String(error)}); check that it runs at that address (MAILSTOP_API_URL for mailstop mcp).`,
-        retryable: true,
-      });
-    }
-  };
-  const client = (origin: string) => createMailstopClient({ baseUrl: origin, apiKey: options.apiKey, fetch: reach(origin) });
-  return restApi(client(options.baseUrl), client(options.waitUrl ?? options.baseUrl));
+  const at = (baseUrl: string) => new Mailstop({ baseUrl, apiKey: options.apiKey, maxAttempts: 1 });
+  return restApi(at(options.baseUrl), at(options.waitUrl ?? options.baseUrl));
 }

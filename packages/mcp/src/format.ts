@@ -1,5 +1,5 @@
 import type { Inbox, LinkKind, MessageView } from "./api";
-import type { Schemas } from "@mailstop/client";
+import type { Schemas } from "@mailstop/sdk/source";
 
 /**
  * Tool results are short text an agent can act on: the inbox address, subject, sender, codes,

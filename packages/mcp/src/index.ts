@@ -1,4 +1,4 @@
-export { type MailstopApi, ApiCallError, restApi, mailstopApi, PREVIEW_CHARS } from "./api";
+export { type MailstopApi, restApi, mailstopApi, PREVIEW_CHARS } from "./api";
 export { createMcpServer, registerTools, DEFAULT_WAIT_MS } from "./tools";
 export { serveStdio } from "./stdio";
 export { handleMcpRequest } from "./http";

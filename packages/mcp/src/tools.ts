@@ -2,7 +2,8 @@ import { randomBytes } from "node:crypto";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import { ApiCallError, type LinkKind, type MailstopApi } from "./api";
+import { MailstopError } from "@mailstop/sdk/source";
+import type { LinkKind, MailstopApi } from "./api";
 import { describeCode, describeInbox, describeLink, describeList, describeMessage, describeTimeout, pickLink } from "./format";
 
 /** Default of wait_for_message's timeout_ms: below the 60 s after which MCP clients commonly give up on a call. */
@@ -19,11 +20,22 @@ const text = (body: string): CallToolResult => ({ content: [{ type: "text", text
 
 /** An API error as an MCP tool error: code, reason and what the agent may do about it. */
 function toolError(error: unknown): CallToolResult {
-  const body = error instanceof ApiCallError ? error.body : { code: "internal", reason: error instanceof Error ? error.message : String(error), retryable: true };
-  const lines = [`Error ${body.code}: ${body.reason}`, `Retryable: ${body.retryable ? "yes" : "no"}`];
-  if ("retry_after_seconds" in body && body.retry_after_seconds !== undefined) lines.push(`Retry after: ${body.retry_after_seconds} s`);
-  if ("details" in body && body.details !== undefined) lines.push(`Details: ${JSON.stringify(body.details)}`);
+  const lines = error instanceof MailstopError ? describeFailure(error) : [`Error internal: ${error instanceof Error ? error.message : String(error)}`, "Retryable: yes"];
   return { isError: true, content: [{ type: "text", text: lines.join("\n") }] };
+}
+
+/**
+ * The SDK's error in the envelope's terms. An API that could not be reached shows as `internal`
+ * (the tools speak the API's codes, `network_error` is the SDK's own) with where to look.
+ */
+function describeFailure(error: MailstopError): string[] {
+  const lines = [
+    error.code === "network_error" ? `Error internal: ${error.message}; check that it runs at that address (MAILSTOP_API_URL for mailstop mcp).` : `Error ${error.code}: ${error.message}`,
+    `Retryable: ${error.retryable ? "yes" : "no"}`,
+  ];
+  if (error.retryAfterSeconds !== undefined) lines.push(`Retry after: ${error.retryAfterSeconds} s`);
+  if (error.details !== undefined) lines.push(`Details: ${JSON.stringify(error.details)}`);
+  return lines;
 }
 
 /** Runs a tool body; a failed API call becomes the tool's error result, never a protocol error. */

@@ -1,5 +1,5 @@
 import { Command, Option } from "commander";
-import { type AdminClient, createAdminClient } from "@mailstop/client";
+import { type AdminClient, createAdminClient } from "./admin-client";
 import type { Config } from "@mailstop/config";
 
 const list = (value: string) => value.split(",").map((s) => s.trim()).filter(Boolean);
