@@ -3,6 +3,7 @@ import { type TestInfo, test as base } from "@playwright/test";
 import { Mailstop, MailstopError, type MailstopOptions } from "@mailstop/sdk";
 import { captureRecipient } from "./capture-address.js";
 import { MailstopInbox } from "./inbox.js";
+import { defaultTimeoutMs } from "./timeout-option.js";
 import { waitBudget } from "./wait-budget.js";
 
 /** `test.use({ mailstopOptions: { … } })`, or `use: { mailstopOptions }` in playwright.config. */
@@ -17,7 +18,9 @@ export interface MailstopFixtureOptions {
   captureDomain?: string;
   /** The first segment of each inbox's tag (receiving addresses); default `playwright`. */
   tagPrefix?: string;
-  /** Default longest wait of `waitFor…` in milliseconds; default 30000, never past the test's timeout. */
+  /** Default longest wait of `waitFor…` in milliseconds; default 30000, never past the test's timeout (the SDK's and the fixture's one name, the CLI's `--timeout`). */
+  timeoutMs?: number;
+  /** @deprecated Use `timeoutMs` (a deprecation warning is printed once). */
   waitTimeoutMs?: number;
 }
 
@@ -55,7 +58,7 @@ export const test = base.extend<MailstopTestFixtures, MailstopWorkerFixtures>({
     });
     const inbox = new MailstopInbox(created, capture?.address ?? created.address, {
       client: mailstop,
-      budget: (requested) => waitBudget(requested ?? mailstopOptions.waitTimeoutMs, testInfo.timeout, Date.now() - started),
+      budget: (requested) => waitBudget(requested ?? defaultTimeoutMs(mailstopOptions), testInfo.timeout, Date.now() - started),
       step: (title, body) => base.step(title, body, { box: true }),
     });
     try {

@@ -1,4 +1,5 @@
 import type { Mailstop, MessageMatch, MessageView, Schemas } from "@mailstop/sdk";
+import { waitTimeoutMs } from "./timeout-option.js";
 
 export type LinkKind = Schemas["LinkKind"];
 
@@ -8,6 +9,8 @@ export interface WaitOptions {
    * test's own timeout: the wait ends a second before it, with the server's hint.
    */
   timeoutMs?: number;
+  /** @deprecated Use `timeoutMs` (a deprecation warning is printed once). */
+  timeout_ms?: number;
 }
 
 /** What the fixture hands the inbox: how to wait within the test's time, and how to name a step. */
@@ -49,7 +52,7 @@ export class MailstopInbox {
    */
   waitForMessage(match: MessageMatch = {}, options: WaitOptions = {}): Promise<MessageView> {
     return this.context.step(`wait for an email to ${this.address}${describe(match)}`, () =>
-      this.context.client.messages.waitFor(this.id, match, { timeout_ms: this.context.budget(options.timeoutMs) }),
+      this.context.client.messages.waitFor(this.id, match, { timeoutMs: this.context.budget(waitTimeoutMs(options)) }),
     );
   }
 

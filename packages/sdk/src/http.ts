@@ -1,6 +1,7 @@
 import createClient, { type Client } from "openapi-fetch";
 import type { ResolvedOptions } from "./config.js";
 import { MailstopError } from "./errors.js";
+import { keyGuardedFetch } from "./key-guard.js";
 import { retryingFetch } from "./retry.js";
 import type { Paths } from "./types.js";
 
@@ -12,7 +13,8 @@ export interface Http {
   auth(): Record<string, string>;
 }
 
-export function createHttp(options: ResolvedOptions): Http {
+export function createHttp(resolved: ResolvedOptions): Http {
+  const options = { ...resolved, fetch: keyGuardedFetch(resolved.fetch, resolved.baseUrl, resolved.apiKey) };
   const auth = (): Record<string, string> => (options.apiKey === undefined ? {} : { Authorization: `Bearer ${options.apiKey}` });
   const api = createClient<Paths>({ baseUrl: options.baseUrl, headers: auth(), fetch: retryingFetch(options.fetch, options) });
   return { api, options, auth };

@@ -52,6 +52,8 @@ export function retryingFetch(base: typeof fetch, policy: RetryPolicy): (request
       try {
         response = await base(current);
       } catch (cause) {
+        // Refused before sending (no key): nothing to retry.
+        if (cause instanceof MailstopError) throw cause;
         if (attempt >= retries || request.signal.aborted) throw MailstopError.network(cause, request.url);
         await sleep(backoffMs(attempt), request.signal);
         continue;

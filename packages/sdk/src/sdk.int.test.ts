@@ -1,5 +1,5 @@
-import { type TestDns, eventually, freePort, startTcpProxy, startTestDns, uniqueDomain, uniqueRunId, uniqueTag, useTestServer } from "@mailstop/testkit";
-import { Mailstop, MailstopError, type StreamMessage, WaitTimeoutError } from "./index";
+import { type TestDns, defaultSmtpTransport, eventually, freePort, startTcpProxy, startTestDns, uniqueDomain, uniqueRunId, uniqueTag, useTestServer } from "@mailstop/testkit";
+import { Mailstop, MailstopError, type StreamMessage, WaitTimeoutError, captureTagOf } from "./index";
 
 // The SDK against a real mailstop (both worlds): one call per route of every resource, its
 // typed errors, the wait helpers, retries and the resuming stream. The stream's connections
@@ -152,11 +152,11 @@ describe("messages", () => {
     const mailstop = sdk();
     const inbox = await server.createInbox();
     const subject = `Welcome ${uniqueTag("w")}`;
-    const waiting = mailstop.messages.waitFor(inbox.id, { subject_contains: subject }, { timeout_ms: 30_000 });
+    const waiting = mailstop.messages.waitFor(inbox.id, { subject_contains: subject }, { timeoutMs: 30_000 });
     await server.send({ to: inbox.address, subject, text: "hello" });
     expect((await waiting).subject).toBe(subject);
 
-    const timeout = await mailstop.messages.waitFor(inbox.id, { subject_contains: "never sent" }, { timeout_ms: 300 }).catch((cause: unknown) => cause);
+    const timeout = await mailstop.messages.waitFor(inbox.id, { subject_contains: "never sent" }, { timeoutMs: 300 }).catch((cause: unknown) => cause);
     expect(timeout).toBeInstanceOf(WaitTimeoutError);
     const error = timeout as WaitTimeoutError;
     expect(error.hint).toEqual(expect.any(String));
@@ -168,7 +168,25 @@ describe("messages", () => {
     expect(error.result.status).toBe("timeout");
 
     // A missing inbox is an error, never a timeout.
-    expect((await failure(mailstop.messages.waitFor("ibx_00000000000000000000000000", {}, { timeout_ms: 300 }))).code).toBe("inbox_not_found");
+    expect((await failure(mailstop.messages.waitFor("ibx_00000000000000000000000000", {}, { timeoutMs: 300 }))).code).toBe("inbox_not_found");
+  });
+});
+
+describe("capture inboxes", () => {
+  it("names the capture inbox of a recipient (captureAddressOf), where a wait finds the mail sent to it through the relay", async () => {
+    const recipient = `New.User+${uniqueTag("c").replace(/\./g, "-")}@Example.com`;
+    const mailstop = sdk();
+    const address = await mailstop.inboxes.captureAddressOf(recipient);
+    expect(address.startsWith(`${server.project.projectKey}.${captureTagOf(recipient)}@`)).toBe(true);
+    // The relay's inbox made ahead (as the fixture does), so the wait can begin before the mail.
+    expect((await mailstop.inboxes.create({ tag: captureTagOf(recipient)! })).address).toBe(address);
+    const subject = `captured ${uniqueTag("s")}`;
+    await defaultSmtpTransport(server.smtp!.capture, { user: server.project.smtp.username, pass: server.project.smtp.password }).sendMail({ from: "app@example.com", to: recipient, subject, text: "x" });
+    expect((await mailstop.messages.waitFor(address, { subject_contains: subject }, { timeoutMs: 30_000 })).subject).toBe(subject);
+  });
+
+  it("refuses an address that cannot name one, before any call", async () => {
+    await expect(new Mailstop({ baseUrl: "http://127.0.0.1:9", apiKey: "is_test_x" }).inboxes.captureAddressOf("no-at-sign")).rejects.toThrow(RangeError);
   });
 });
 

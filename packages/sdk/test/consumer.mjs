@@ -14,5 +14,5 @@ try {
 }
 // Waits until the test says it has sent the message.
 for await (const line of createInterface({ input: process.stdin })) if (line === "sent") break;
-const message = await mailstop.messages.waitFor(inbox.id, { subject_contains: "esm" }, { timeout_ms: 30000 });
+const message = await mailstop.messages.waitFor(inbox.id, { subject_contains: "esm" }, { timeoutMs: 30000 });
 console.log(JSON.stringify({ subject: message.subject, timeoutErrorExported: typeof WaitTimeoutError === "function" }));

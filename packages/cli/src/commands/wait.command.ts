@@ -38,7 +38,7 @@ async function runWait(options: WaitOptions): Promise<number> {
     const requested = parsePrint(options.print);
     const print = json ? ({ what: "json" } as const) : requested;
     const match: MessageMatch = { ...impliedMatch(requested), ...matchOf(options) };
-    const message = await connect(options).messages.waitFor(options.inbox, match, { timeout_ms: parseTimeout(options.timeout) });
+    const message = await connect(options).messages.waitFor(options.inbox, match, { timeoutMs: parseTimeout(options.timeout) });
     process.stdout.write(`${render(message, print)}\n`);
     return WAIT_EXIT.found;
   } catch (error) {

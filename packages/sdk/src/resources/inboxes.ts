@@ -1,3 +1,4 @@
+import { captureTagOf } from "../capture-tag.js";
 import { type Http, paginate, unwrap } from "../http.js";
 import type { QueryOf, Schemas } from "../types.js";
 
@@ -47,6 +48,36 @@ export class Inboxes {
       const { inboxes_deleted } = await this.cleanup(selectors);
       if (inboxes_deleted === 0) return total;
       total += inboxes_deleted;
+    }
+  }
+
+  /**
+   * The capture inbox the relay files mail for `recipient` under (mail your application sends
+   * through the capture relay to `newuser@example.com` lands in
+   * `<project_key>.capture.example.com.newuser@<shared domain>`): wait on this address, not on the
+   * recipient's. Reads the key's project and the shared domain (two calls, made once per client);
+   * creates nothing.
+   */
+  async captureAddressOf(recipient: string): Promise<string> {
+    const tag = captureTagOf(recipient);
+    if (tag === null) throw new RangeError(`"${recipient}" cannot name a capture inbox: it needs a local part, an @ and a domain`);
+    const { projectKey, sharedDomain } = await (this.#addressing ??= this.readAddressing());
+    return `${projectKey}.${tag}@${sharedDomain}`;
+  }
+
+  #addressing: Promise<{ projectKey: string; sharedDomain: string }> | undefined;
+
+  private async readAddressing(): Promise<{ projectKey: string; sharedDomain: string }> {
+    try {
+      const [auth, abuse] = await Promise.all([
+        unwrap(this.http.api.GET("/v1/auth/check", { params: { query: {} } })),
+        unwrap(this.http.api.GET("/.well-known/service-abuse")),
+      ]);
+      return { projectKey: auth.project.key, sharedDomain: abuse.receiving.shared_inbox_domain };
+    } catch (error) {
+      // A failed read is not kept: the next call asks again.
+      this.#addressing = undefined;
+      throw error;
     }
   }
 

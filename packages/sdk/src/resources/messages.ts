@@ -5,6 +5,34 @@ import type { QueryOf, Schemas, WaitRequest, WaitResult } from "../types.js";
 type BodyPart = "text" | "html" | "raw" | "headers";
 type GetQuery = QueryOf<"getMessage">;
 
+/** How long `waitFor` waits, and how much of each body part it previews. */
+export interface WaitForOptions {
+  /** Longest wait in milliseconds (default 120000, at most 285000): the one name across the SDK, the fixture and the CLI's `--timeout`. */
+  timeoutMs?: number;
+  /** @deprecated Use `timeoutMs` (the REST body's name; a deprecation warning is printed once). */
+  timeout_ms?: number;
+  /** Characters of each body preview (default 2000). */
+  preview_chars?: number;
+  /** Abandons the wait (the server frees its slot). */
+  signal?: AbortSignal;
+}
+
+const warned = new Set<string>();
+
+/** Once per process, as Node's own deprecations: a suite calling waitFor a thousand times warns once. */
+function deprecated(name: string): void {
+  if (warned.has(name)) return;
+  warned.add(name);
+  globalThis.process?.emitWarning?.(`waitFor's option "${name}" is deprecated: use "timeoutMs"`, { type: "DeprecationWarning", code: "MAILSTOP_TIMEOUT_MS" });
+}
+
+/** A timeout put among the match predicates would reach the server as an unknown predicate ("body/match/timeout_ms is not an allowed property"). */
+function refuseTimeoutInMatch(match: object): void {
+  for (const name of ["timeoutMs", "timeout_ms", "timeout"]) {
+    if (Object.hasOwn(match, name)) throw new TypeError(`"${name}" is not a match predicate: pass the timeout as an option, waitFor(inbox, match, { timeoutMs })`);
+  }
+}
+
 /** Messages: the blocking wait, lists, reads, whole body parts, attachments, deletion. */
 export class Messages {
   constructor(private readonly http: Http) {}
@@ -22,9 +50,13 @@ export class Messages {
    * The matching message, or a {@link WaitTimeoutError} carrying the server's `hint`,
    * `waited_ms` and `non_matching_arrivals` when none matched in time.
    */
-  async waitFor(inbox: string, match: Schemas["MessageMatch"] = {}, options: Omit<WaitRequest, "inbox" | "match"> & { signal?: AbortSignal } = {}): Promise<Schemas["MessageView"]> {
-    const { signal, ...rest } = options;
-    const result = await this.wait({ ...rest, inbox, match }, signal === undefined ? {} : { signal });
+  async waitFor(inbox: string, match: Schemas["MessageMatch"] = {}, options: WaitForOptions = {}): Promise<Schemas["MessageView"]> {
+    refuseTimeoutInMatch(match);
+    const { signal, timeoutMs, timeout_ms, preview_chars } = options;
+    if (timeout_ms !== undefined) deprecated("timeout_ms");
+    const timeout = timeoutMs ?? timeout_ms;
+    const request: WaitRequest = { inbox, match, ...(timeout === undefined ? {} : { timeout_ms: timeout }), ...(preview_chars === undefined ? {} : { preview_chars }) };
+    const result = await this.wait(request, signal === undefined ? {} : { signal });
     if (result.status === "matched") return result.message;
     throw new WaitTimeoutError(result);
   }
