@@ -3,6 +3,7 @@
 // `pnpm build`) when it was compiled from the sources as they are now; otherwise, say after
 // an edit, the TypeScript through tsx's require hook, so a stale build never runs. The
 // "mailstop started" log line says which (`"code":"compiled"` or `"typescript"`).
+require("./node-version.cjs").exitUnlessSupported();
 const { join } = require("node:path");
 const { DIST, ENTRIES, staleReason } = require("./compiled.cjs");
 
