@@ -1,6 +1,7 @@
 import { execFile, spawn } from "node:child_process";
 import { resolve } from "node:path";
-import { uniqueTag, useTestServer } from "@mailstop/testkit";
+import { Mailstop, captureTagOf } from "@mailstop/sdk/source";
+import { defaultSmtpTransport, uniqueTag, useTestServer } from "@mailstop/testkit";
 
 // `mailstop wait` as a shell sees it: the binary spawned against a real mailstop (both worlds),
 // configured by MAILSTOP_API_URL and MAILSTOP_API_KEY, its stdout, stderr and exit status.
@@ -32,8 +33,13 @@ function sh(command: string): { done: Promise<Run> } {
 
 /** `mailstop wait …args`; never rejects. */
 function wait(args: string[]): Promise<Run> {
+  return mailstop(["wait", ...args]);
+}
+
+/** `mailstop …args` (in `environment`, default the server's); never rejects. */
+function mailstop(args: string[], environment: NodeJS.ProcessEnv = env()): Promise<Run> {
   return new Promise((done) => {
-    execFile(process.execPath, [BIN, "wait", ...args], { env: env(), timeout: 60_000, encoding: "utf8" }, (error, stdout, stderr) => {
+    execFile(process.execPath, [BIN, ...args], { env: environment, timeout: 60_000, encoding: "utf8" }, (error, stdout, stderr) => {
       done({ code: error === null ? 0 : typeof error.code === "number" ? error.code : null, stdout, stderr });
     });
   });
@@ -90,5 +96,42 @@ describe("mailstop wait", () => {
     const usage = await wait(["--inbox", "x", "--print", "subject"]);
     expect(usage).toMatchObject({ code: 1, stdout: "" });
     expect(usage.stderr).toContain("--print takes code, link, link:<kind> or json");
+  });
+});
+
+describe("a newcomer's path (issue 31)", () => {
+  it("names the capture inbox of a recipient (inboxes capture-address) and waits on it (wait --capture)", async () => {
+    const recipient = `NewUser.${uniqueTag("c").replace(/\./g, "-")}@Example.com`;
+    const printed = await mailstop(["inboxes", "capture-address", recipient]);
+    expect(printed.code).toBe(0);
+    const address = printed.stdout.trim();
+    // The inbox the relay fills, made ahead (as the fixture does) so the wait can begin first.
+    const sdk = new Mailstop({ baseUrl: server.url, apiKey: server.apiKey });
+    expect((await sdk.inboxes.create({ tag: captureTagOf(recipient)! })).address).toBe(address);
+    const subject = `captured ${uniqueTag("s")}`;
+    const run = wait(["--capture", recipient, "--subject-contains", subject, "--timeout", "30s", "--print", "json"]);
+    await defaultSmtpTransport(server.smtp!.capture, { user: server.project.smtp.username, pass: server.project.smtp.password }).sendMail({ from: "app@example.com", to: recipient, subject, text: "x" });
+    const waited = await run;
+    expect(waited.code).toBe(0);
+    expect(JSON.parse(waited.stdout)).toMatchObject({ subject, to: [{ address: expect.stringMatching(/^newuser\./i) }] });
+  });
+
+  it("without a key, names MAILSTOP_API_KEY and --api-key and calls nothing", async () => {
+    const { MAILSTOP_API_KEY: _key, ...keyless } = env();
+    for (const args of [["inboxes", "list"], ["wait", "--inbox", "ibx_00000000000000000000000000", "--timeout", "1s"]]) {
+      const run = await mailstop(args, keyless);
+      expect(run).toMatchObject({ code: 1, stdout: "" });
+      expect(run.stderr).toContain("MAILSTOP_API_KEY");
+      expect(run.stderr).toContain("--api-key");
+      expect(run.stderr).toContain("mailstop keys create --project local");
+    }
+  });
+
+  it("refuses a wait naming neither --inbox nor --capture, or both", async () => {
+    for (const args of [["--timeout", "1s"], ["--inbox", "ibx_00000000000000000000000000", "--capture", "a@b.example"]]) {
+      const run = await wait(args);
+      expect(run).toMatchObject({ code: 1, stdout: "" });
+      expect(run.stderr).toContain("--inbox <id|address>, or --capture <recipient>");
+    }
   });
 });

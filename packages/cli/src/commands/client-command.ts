@@ -1,5 +1,5 @@
 import { Command } from "commander";
-import { Mailstop, MailstopError } from "@mailstop/sdk/source";
+import { MISSING_KEY_REASON, Mailstop, MailstopError } from "@mailstop/sdk/source";
 import { positiveInteger } from "./parse-options";
 
 /** Exit status of every client subcommand but a wait's timeout (docs/decisions.md "CLI client subcommands"). */
@@ -59,8 +59,14 @@ export function clientAction<O extends ClientOptions>(run: (mailstop: Mailstop, 
   };
 }
 
+/** The CLI's words for the SDK's refusal without a key: its options, not the SDK's. */
+export const CLI_MISSING_KEY_REASON = "No mailstop API key: set MAILSTOP_API_KEY or pass --api-key <key>. A local mailstop makes one with `mailstop keys create --project local`.";
+
 /** The error line: the envelope's code, reason and request id, or the message of a usage error. */
 export function describeError(error: unknown, json: boolean): string {
+  if (error instanceof MailstopError && error.message === MISSING_KEY_REASON) {
+    return json ? JSON.stringify({ error: { code: error.code, reason: CLI_MISSING_KEY_REASON, retryable: false } }) : `mailstop: ${CLI_MISSING_KEY_REASON}`;
+  }
   if (error instanceof MailstopError) {
     if (json) return JSON.stringify({ error: { code: error.code, reason: error.message, retryable: error.retryable, details: error.details, request_id: error.requestId } });
     return `mailstop: ${error.code}: ${error.message}${error.requestId === undefined ? "" : ` (request ${error.requestId})`}`;

@@ -38,6 +38,16 @@ export function inboxesCommand(): Command {
           }),
         ),
     )
+    .addCommand(
+      clientCommand("capture-address", "print the capture inbox the relay files mail to <recipient> under (the address to wait on)")
+        .argument("<recipient>", "the address your application sent to through the capture relay")
+        .action(
+          clientAction(async (mailstop, _options, recipient) => {
+            const address = await mailstop.inboxes.captureAddressOf(recipient);
+            return { json: { recipient, address }, text: address };
+          }),
+        ),
+    )
     .addCommand(listCommand("list the project's inboxes", (mailstop, query) => mailstop.inboxes.list(query), inboxLines))
     .addCommand(
       clientCommand("get", "show one inbox")

@@ -1,5 +1,5 @@
 import { Command } from "commander";
-import { type MessageMatch, WaitTimeoutError } from "@mailstop/sdk/source";
+import { type Mailstop, type MessageMatch, WaitTimeoutError } from "@mailstop/sdk/source";
 import { type ClientOptions, EXIT, connect, describeError, withConnection } from "./client-command";
 import { type MatchOptions, matchOf, withMatchOptions } from "./match-options";
 import { impliedMatch, parsePrint, parseTimeout, render } from "./wait-output";
@@ -8,7 +8,8 @@ import { impliedMatch, parsePrint, parseTimeout, render } from "./wait-output";
 export const WAIT_EXIT = { found: EXIT.ok, error: EXIT.error, timeout: 2 } as const;
 
 interface WaitOptions extends ClientOptions, MatchOptions {
-  inbox: string;
+  inbox?: string;
+  capture?: string;
   timeout: string;
   print?: string;
 }
@@ -21,7 +22,8 @@ interface WaitOptions extends ClientOptions, MatchOptions {
 export function waitCommand(): Command {
   const command = new Command("wait")
     .description("wait for a message in an inbox and print it (exit 0 found, 2 timeout, 1 error)")
-    .requiredOption("--inbox <id|address>", "the inbox: an id (ibx_…) or its address");
+    .option("--inbox <id|address>", "the inbox: an id (ibx_…) or its address")
+    .option("--capture <recipient>", "instead of --inbox: the capture inbox of mail your application sent through the capture relay to <recipient>");
   return withConnection(
     withMatchOptions(command)
       .option("--timeout <duration>", "longest wait: 60s, 500ms, 2m (at most 285s)", "60s")
@@ -32,13 +34,21 @@ export function waitCommand(): Command {
   });
 }
 
+/** `--inbox` as given, or the capture inbox of `--capture`'s recipient: exactly one of them. */
+async function inboxOf(mailstop: Mailstop, options: WaitOptions): Promise<string> {
+  if ((options.inbox === undefined) === (options.capture === undefined)) throw new Error("name the inbox: --inbox <id|address>, or --capture <recipient> for mail sent through the capture relay");
+  return options.inbox ?? (await mailstop.inboxes.captureAddressOf(options.capture!));
+}
+
 async function runWait(options: WaitOptions): Promise<number> {
   const json = options.json === true;
   try {
     const requested = parsePrint(options.print);
     const print = json ? ({ what: "json" } as const) : requested;
     const match: MessageMatch = { ...impliedMatch(requested), ...matchOf(options) };
-    const message = await connect(options).messages.waitFor(options.inbox, match, { timeoutMs: parseTimeout(options.timeout) });
+    const timeoutMs = parseTimeout(options.timeout);
+    const mailstop = connect(options);
+    const message = await mailstop.messages.waitFor(await inboxOf(mailstop, options), match, { timeoutMs });
     process.stdout.write(`${render(message, print)}\n`);
     return WAIT_EXIT.found;
   } catch (error) {
