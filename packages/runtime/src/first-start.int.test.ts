@@ -112,6 +112,31 @@ describe("first start of the monolithic target (docs/operator.md \"First start\"
     await stop(server);
   });
 
+  it("on a restart, says nothing of bootstrap settings that match what they created, and names each one that does not, with why", async () => {
+    const url = await freshDatabase();
+    const key = `is_test_${randomBytes(32).toString("base64url")}`;
+    const password = `pw-${randomBytes(12).toString("base64url")}`;
+    const settings = { MAILSTOP_ADMIN_TOKEN: "", MAILSTOP_BOOTSTRAP_API_KEY: key, MAILSTOP_BOOTSTRAP_SMTP_PASSWORD: password };
+    await stop(await startAll(url, settings));
+
+    const same = await startAll(url, settings);
+    expect(same.printed()).toBe("");
+    await stop(same);
+
+    const other = `is_test_${randomBytes(32).toString("base64url")}`;
+    const changed = await startAll(url, { ...settings, MAILSTOP_BOOTSTRAP_API_KEY: other, MAILSTOP_BOOTSTRAP_SMTP_PASSWORD: `${password}-changed` });
+    const lines = changed.printed().trim().split("\n");
+    expect(lines).toEqual([
+      expect.stringMatching(/^mailstop: MAILSTOP_BOOTSTRAP_API_KEY is ignored: bootstrap settings apply on a first start only, and the database of DATABASE_URL already holds projects \(local\); it is not a key of this database, so a request with it is refused \(401 invalid_api_key\)\.$/),
+      expect.stringMatching(/^mailstop: MAILSTOP_BOOTSTRAP_SMTP_PASSWORD is ignored: .* it is not the capture relay password of `local`, so AUTH with it is refused \(535\)\.$/),
+      expect.stringContaining("mailstop keys create --project local"),
+    ]);
+    // Secrets never appear in what it prints about them.
+    expect(changed.printed()).not.toContain(other);
+    expect((await authCheck(changed, other)).status).toBe(401);
+    await stop(changed);
+  });
+
   it("uses MAILSTOP_BOOTSTRAP_SMTP_PASSWORD as the capture relay password, and names MAILSTOP_CAPTURE_HOST when it is set", async () => {
     const url = await freshDatabase();
     const password = `pw-${randomBytes(12).toString("base64url")}`;
@@ -144,6 +169,15 @@ describe("first start of the monolithic target (docs/operator.md \"First start\"
     expect(server.printed().trim().split("\n")).toEqual([expect.stringMatching(/MAILSTOP_ADMIN_TOKEN is set, so no project was created: create one with POST \/admin\/v1\/bootstrap/)]);
     expect(await server.db.selectFrom("organisations").select("id").execute()).toEqual([]);
     expect(await server.db.selectFrom("projects").select("id").execute()).toEqual([]);
+    await stop(server);
+  });
+
+  it("with an admin token, names a bootstrap setting it therefore ignores", async () => {
+    const server = await startAll(await freshDatabase(), { MAILSTOP_BOOTSTRAP_API_KEY: `is_test_${randomBytes(32).toString("base64url")}` });
+    expect(server.printed().trim().split("\n")).toEqual([
+      expect.stringMatching(/no project was created/),
+      "mailstop: MAILSTOP_BOOTSTRAP_API_KEY is ignored: MAILSTOP_ADMIN_TOKEN is set, so no project was created to take it.",
+    ]);
     await stop(server);
   });
 

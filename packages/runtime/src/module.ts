@@ -1,3 +1,4 @@
+import type { FirstStart } from "@mailstop/api";
 import type { BlobStore } from "@mailstop/blob-store";
 import type { Config } from "@mailstop/config";
 import type { Db } from "@mailstop/db";
@@ -60,6 +61,8 @@ export interface Provided {
   opsAddress: { host: string; port: number };
   /** The monolith's parser thread, when it runs one (parser-thread). */
   parserThread: ParserThread;
+  /** What the monolith's start did about projects: created `local`, or found its projects (first-start). */
+  firstStart: FirstStart;
 }
 
 export type Provision = keyof Provided;

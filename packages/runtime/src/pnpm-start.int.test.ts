@@ -53,7 +53,8 @@ describe("`pnpm start` stopped through the package manager's pid", () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  async function start(): Promise<Started> {
+  /** `pnpm start`; `terminal`: in a process group of its own, as a shell runs a foreground job (Ctrl-C signals the group). */
+  async function start(options: { terminal?: boolean; apiKey?: string } = {}): Promise<Started> {
     // The embedded stand-ins, whatever engines this test run was given.
     const { DATABASE_URL: _db, REDIS_URL: _redis, S3_ENDPOINT: _s3, ...env } = process.env;
     const pnpm = spawn("pnpm", ["start"], {
@@ -64,9 +65,10 @@ describe("`pnpm start` stopped through the package manager's pid", () => {
         MAILSTOP_HTTP_PORT: String(ports.http),
         MAILSTOP_SMTP_PORT: String(ports.smtp),
         MAILSTOP_CAPTURE_PORT: String(ports.capture),
-        MAILSTOP_BOOTSTRAP_API_KEY: API_KEY,
+        MAILSTOP_BOOTSTRAP_API_KEY: options.apiKey ?? API_KEY,
       },
       stdio: ["ignore", "pipe", "pipe"],
+      detached: options.terminal === true,
     });
     let text = "";
     pnpm.stdout!.on("data", (chunk: Buffer) => (text += chunk.toString("utf8")));
@@ -114,6 +116,30 @@ describe("`pnpm start` stopped through the package manager's pid", () => {
     expect(listed[0].subject).toBe("Kept across kill $!");
     second.pnpm.kill("SIGINT");
     await stopped(second);
+  });
+
+  it("Ctrl-C in a terminal (SIGINT to the whole process group): a ready summary first, then a stopped line, exit 0, no package-manager failure", async () => {
+    const terminal = await start({ terminal: true });
+    const ready = await eventually(async () => (terminal.output().includes("mailstop is ready.") ? terminal.output() : null), { what: "the ready summary" });
+    expect(ready).toContain(`http://localhost:${ports.http}/ui/`);
+    expect(ready).toContain(`127.0.0.1:${ports.smtp}   mail to local.<tag>@mailstop.test, once that inbox exists`);
+    // The data directory is the earlier tests': this is a restart.
+    expect(ready).toContain("local, from an earlier start");
+    const exited = once(terminal.pnpm, "exit");
+    process.kill(-terminal.pnpm.pid!, "SIGINT");
+    const [code, signal] = await exited;
+    await stopped(terminal);
+    expect({ code, signal }).toEqual({ code: 0, signal: null });
+    expect(terminal.output()).toContain("mailstop stopped (SIGINT); everything it accepted is kept.");
+    expect(terminal.output()).not.toContain("ELIFECYCLE");
+  });
+
+  it("says at start that a bootstrap key it cannot apply any more is ignored, and why", async () => {
+    const other = await start({ apiKey: "is_test_not_the_first_one_0123456789" });
+    expect(other.output()).toMatch(/MAILSTOP_BOOTSTRAP_API_KEY is ignored: bootstrap settings apply on a first start only, .* it is not a key of this database/);
+    expect(other.output()).toContain("mailstop keys create --project local");
+    other.pnpm.kill("SIGTERM");
+    await stopped(other);
   });
 
   it("stops on its own when the package manager is killed outright (SIGKILL)", async () => {

@@ -88,6 +88,33 @@ export async function isEmptyInstallation(db: Db): Promise<boolean> {
   return (await db.selectFrom("organisations").select("id").limit(1).executeTakeFirst()) === undefined;
 }
 
+/** The keys of the installation's first `limit` projects, oldest first: what a restart names. */
+export async function oldestProjectKeys(db: Db, limit: number): Promise<string[]> {
+  const rows = await db.selectFrom("projects").select("key").orderBy("created_at").orderBy("id").limit(limit).execute();
+  return rows.map((row) => row.key);
+}
+
+/**
+ * Whether the installation knows these secrets (by their SHA-256): a live API key with
+ * `apiKeyHash`, and the SMTP credential of `username` with `passwordHash`. How a restart tells
+ * that bootstrap settings it cannot apply any more still match what they once created.
+ */
+export async function knowsSecrets(db: Db, secrets: { apiKeyHash: Buffer | null; smtp: { username: string; passwordHash: Buffer } | null }): Promise<{ apiKey: boolean; smtpPassword: boolean }> {
+  const apiKey =
+    secrets.apiKeyHash !== null &&
+    (await db
+      .selectFrom("api_keys")
+      .select("id")
+      .where("key_hash", "=", secrets.apiKeyHash)
+      .where("revoked_at", "is", null)
+      .where((eb) => eb.or([eb("expires_at", "is", null), eb("expires_at", ">", new Date())]))
+      .executeTakeFirst()) !== undefined;
+  const smtpPassword =
+    secrets.smtp !== null &&
+    (await db.selectFrom("smtp_credentials").select("project_id").where("username", "=", secrets.smtp.username).where("password_hash", "=", secrets.smtp.passwordHash).executeTakeFirst()) !== undefined;
+  return { apiKey, smtpPassword };
+}
+
 const PROJECT_COLUMNS = [
   "id",
   "key",

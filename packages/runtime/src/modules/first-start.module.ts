@@ -1,9 +1,14 @@
 import { defineModule } from "../module";
 
-/** Monolithic target only: on an empty database creates the `local` project and prints its credentials once, or says why it did not. */
+/**
+ * Monolithic target only: on an empty database creates the `local` project and prints its
+ * credentials once, or says why it did not; on a database in use, names the bootstrap settings
+ * it could not apply. Provides what it found, for the start's summary.
+ */
 export const firstStartModule = defineModule({
   name: "first-start",
   needs: ["db"],
+  provides: ["firstStart"],
   create: ({ db, config, logger, print }) => ({
     async start() {
       // Required here, not imported: a target loads the services it runs only (see targets.ts).
@@ -14,6 +19,7 @@ export const firstStartModule = defineModule({
       if (outcome.kind === "created") {
         logger.info({ project_id: outcome.project.project_id, api_key_id: outcome.project.api_key_id }, "first start: created project local");
       }
+      return { firstStart: outcome };
     },
     stop: async () => undefined,
     ready: async () => true,
