@@ -35,6 +35,8 @@ export interface Config {
   /** Whether the monolith runs its parser on a worker thread (only ever on PostgreSQL and Redis); auto: where cores are to spare. */
   parserThread: "auto" | "on" | "off";
   dataDir: string;
+  /** MAILSTOP_MIN_FREE_DISK_MB in bytes: the free space the embedded monolith keeps under MAILSTOP_DATA_DIR (0: no check). */
+  minFreeDiskBytes: number;
   s3: { endpoint: string; accessKey: string | null; secretKey: string | null; bucket: string; region: string } | null;
   smtp: { port: number; capturePort: number; capturePublicPort: number; maxMessageBytes: number; simDelayMs: number; tls: { certFile: string; keyFile: string } | null };
   reapIntervalSeconds: number;
@@ -121,6 +123,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     parserConcurrency: raw.MAILSTOP_PARSER_CONCURRENCY,
     parserThread: raw.MAILSTOP_PARSER_THREAD,
     dataDir: raw.MAILSTOP_DATA_DIR,
+    minFreeDiskBytes: raw.MAILSTOP_MIN_FREE_DISK_MB * 1024 * 1024,
     s3:
       s3Endpoint === undefined
         ? null

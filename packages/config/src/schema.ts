@@ -1,5 +1,5 @@
 import { port, str } from "envalid";
-import { adminToken, bootstrapApiKey, bootstrapSmtpPassword, cidrList, domainName, engineUrl, hostPortList, origin, positiveInt, secondsList, secretsKey } from "./validators";
+import { adminToken, bootstrapApiKey, bootstrapSmtpPassword, cidrList, domainName, engineUrl, hostPortList, nonNegativeInt, origin, positiveInt, secondsList, secretsKey } from "./validators";
 
 /**
  * Every environment variable mailstop reads, grouped by the part of the product that uses it.
@@ -98,6 +98,10 @@ export const CONFIG_GROUPS = {
       desc: "Age in seconds after which a raw object no accepted transaction or message knows is deleted by the orphan sweep; never less than 15 s in effect (the edge's write deadline and its clean-up).",
     }),
     MAILSTOP_ORPHAN_SWEEP_INTERVAL_S: positiveInt({ default: 3_600, desc: "Seconds between runs of the orphan sweep (raw objects older than MAILSTOP_ORPHAN_SWEEP_AGE_S that no accepted transaction or message knows)." }),
+    MAILSTOP_MIN_FREE_DISK_MB: nonNegativeInt({
+      default: 64,
+      desc: "Embedded monolith only (no DATABASE_URL, or no S3_ENDPOINT): mail is refused with `452 4.3.1` while less than this many MiB (plus the message) would stay free on the file system of MAILSTOP_DATA_DIR, so PGlite keeps room for its next 16 MiB WAL segment and reads go on. 0 turns the check off.",
+    }),
     MAILSTOP_SIM_DELAY_MS: positiveInt({ default: 5000, desc: "How long a sim.delay message stays invisible, in milliseconds." }),
   },
   webhooks: {

@@ -11,6 +11,11 @@ export const positiveInt = makeValidator<number>((raw) => {
   return Number(raw);
 });
 
+export const nonNegativeInt = makeValidator<number>((raw) => {
+  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(Number(raw))) throw new Error(`must be a whole number (0 or more), got "${raw}"`);
+  return Number(raw);
+});
+
 const DOMAIN = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 
 export const domainName = makeValidator<string>((raw) => {

@@ -3,6 +3,7 @@ import { blobKeys } from "@mailstop/blob-store";
 import { markTransactionsDone } from "@mailstop/db";
 import { type Delivery, INLINE_RAW_MAX_BYTES } from "@mailstop/messaging";
 import type { AcceptedRecipient, SmtpEdgeDeps } from "./deps";
+import { assertRoomFor, isOutOfSpace } from "./disk-space";
 import { REPLY } from "./smtp-reply";
 
 /** How long the edge waits for each durable write before answering 451 (see ACCEPT_WRITE_DEADLINE_MS). */
@@ -40,7 +41,8 @@ function deliveriesOf(transactionId: string, recipients: readonly AcceptedRecipi
 }
 
 /**
- * Makes an SMTP transaction durable before its `250`:
+ * Makes an SMTP transaction durable before its `250` (refused with `452 4.3.1` before anything
+ * is written when the embedded monolith's disk is nearly full, see disk-space.ts):
  * - its raw bytes go to the object store (one copy per project), and at the same time
  * - a row of the accept ledger records the transaction in the database: once both are done the
  *   `250` is safe, since from then on the reconciler finds the transaction even if the parse
@@ -49,8 +51,9 @@ function deliveriesOf(transactionId: string, recipients: readonly AcceptedRecipi
  *   bytes too when they are small (the parser then reads nothing back).
  * The two writes run together: the ledger row may exist before its raw source, which only the
  * reconciler reads, after a grace period. If either fails or passes its deadline, the sender
- * gets `451 4.3.0` and retries; the refused transaction is forgotten in the background (its raw
- * copies deleted, its row marked done; a parse of it finds no raw source and stores nothing).
+ * gets `451 4.3.0` (`452 4.3.1` for a full disk) and retries; the refused transaction is
+ * forgotten in the background (its raw copies deleted, its row marked done; a parse of it
+ * finds no raw source and stores nothing).
  * A failed enqueue is logged and still answered `250`: the reconciler repairs it.
  * `id` is the id the transaction's reservations are filed under, when it reserved any: its
  * ledger row keeps them counted until the parser has stored it.
@@ -59,6 +62,7 @@ export async function acceptTransaction(
   deps: SmtpEdgeDeps,
   transaction: { kind: "received" | "captured"; raw: Buffer; envelopeFrom: string | null; recipients: readonly AcceptedRecipient[]; id?: string | undefined },
 ): Promise<string> {
+  assertRoomFor(deps.disk, transaction.raw.length);
   const transactionId = transaction.id ?? newTransactionId();
   const acceptedAt = new Date();
   const deliveries = deliveriesOf(transactionId, transaction.recipients);
@@ -71,10 +75,9 @@ export async function acceptTransaction(
     withinDeadline(deps.ledger.record(record), STORE_TIMEOUT_MS, "the accept ledger"),
   ]);
   if (stored.status === "rejected" || recorded.status === "rejected") {
-    deps.logger.warn(
-      { err: stored.status === "rejected" ? stored.reason : (recorded as PromiseRejectedResult).reason, transaction_id: transactionId },
-      "transaction not accepted; replied 451",
-    );
+    const failure: unknown = stored.status === "rejected" ? stored.reason : (recorded as PromiseRejectedResult).reason;
+    const reply = isOutOfSpace(failure) ? REPLY.insufficientStorage() : REPLY.temporaryFailure();
+    deps.logger.warn({ err: failure, transaction_id: transactionId }, `transaction not accepted; replied ${reply.responseCode}`);
     // Not awaited: the engine that failed may hang on these too, and the sender must hear 451
     // now. What they miss is harmless: a raw source no row knows is swept after a day; an
     // open row whose raw source is gone is closed by its parse.
@@ -82,7 +85,7 @@ export async function acceptTransaction(
       deps.logger.warn({ err: error, transaction_id: transactionId }, "raw source of a refused transaction not removed");
     });
     void markTransactionsDone(deps.db, [transactionId]).catch(() => undefined);
-    throw REPLY.temporaryFailure();
+    throw reply;
   }
   try {
     await deps.queue.enqueue(

@@ -5,6 +5,7 @@ import type { Logger } from "@mailstop/logging";
 import type { Greylist, JobQueue } from "@mailstop/messaging";
 import type { Metrics } from "@mailstop/metrics";
 import type { AcceptLedger } from "./accept-ledger";
+import type { DiskGuard } from "./disk-space";
 
 /** What both listeners need, built once by the runtime. */
 export interface SmtpEdgeDeps {
@@ -16,6 +17,8 @@ export interface SmtpEdgeDeps {
   greylist: Greylist;
   config: Config;
   logger: Logger;
+  /** The embedded monolith's data directory and the free space kept on it (none on S3 and PostgreSQL). */
+  disk?: DiskGuard;
   /** Sessions, recipients and transactions by reply class; none in tests that build an edge alone. */
   metrics?: Metrics;
 }

@@ -24,3 +24,4 @@ export { describeWithFleet, startTestFleet } from "./fleet-world";
 export { startTestReceiver, type TestReceiver, type ReceivedRequest, type ReceiverAnswer } from "./webhook-receiver";
 export { parseMetrics, scrapeMetrics, metricValue, type MetricFamily } from "./metrics";
 export { launchChromium, CHROMIUM_PATH, CHROMIUM_ARGS, type Browser, type BrowserContext, type Frame, type Page } from "./browser";
+export { describeOnSmallDisk, type SmallDisk } from "./small-disk";

@@ -8,7 +8,10 @@ export const smtpEdgeModule = defineModule({
   create({ db, blobs, messaging, config, logger, metrics }) {
     // Required here, not imported: a target loads the services it runs only (see targets.ts).
     const { AcceptLedger, createSmtpEdge } = require("@mailstop/smtp-edge") as typeof import("@mailstop/smtp-edge");
-    const edge = createSmtpEdge({ db, blobs, queue: messaging.queue, ledger: new AcceptLedger(db), greylist: messaging.greylist, config, logger, metrics });
+    // PGlite or the directory object store under MAILSTOP_DATA_DIR: mail must not fill that disk.
+    const usesDataDir = config.databaseUrl === null || config.s3 === null;
+    const disk = usesDataDir ? { path: config.dataDir, minFreeBytes: config.minFreeDiskBytes } : undefined;
+    const edge = createSmtpEdge({ db, blobs, queue: messaging.queue, ledger: new AcceptLedger(db), greylist: messaging.greylist, config, logger, metrics, ...(disk ? { disk } : {}) });
     let listening = false;
     return {
       async start() {
