@@ -7,10 +7,11 @@ import { Filler, SmallDisk } from "../harness/small-disk";
 import { sleep } from "../harness/time";
 
 /**
- * The tmpfs the embedded monolith keeps its data on. A new PGlite database takes about 39 MiB;
- * the rest is room for the load until the filler takes it.
+ * The tmpfs the embedded monolith keeps its data on. A new PGlite database takes about 39 MiB and
+ * the edge keeps MAILSTOP_MIN_FREE_DISK_MB (64 by default) free: about 25 MiB of mail fit before
+ * it refuses on its own, and the filler takes everything well before that.
  */
-const DISK_MIB = 64;
+const DISK_MIB = 128;
 /** How long the disk stays full while the load goes on, the reads are checked and the filler takes back what is freed. */
 const FULL_MS = 12_000;
 /** Replies a sender may get for a transaction refused for want of space: retryable, never final. */
@@ -19,7 +20,8 @@ const RETRYABLE = new Set([451, 452]);
 /**
  * The embedded monolith's data directory (PGlite and the objects) on a small tmpfs, filled by a
  * file of the drill's own while the load runs. Every transaction ended while the disk is full
- * must be answered 451 or 452, none 250 and none 5xx; the process stays up and its reads
+ * must be answered 451 or 452 (the edge's free-space check says 452 4.3.1 before writing
+ * anything), none 250 and none 5xx; the process stays up and its reads
  * (GET /v1/messages, /health) answer; once the filler is deleted ingestion resumes without a
  * restart. A restart on the same data directory follows (PGlite opens what the full disk left)
  * and every 250 must be readable.
