@@ -3,6 +3,7 @@ import { type ClientConfig, type Config, loadProcessClientConfig, loadProcessCon
 import { adminCommand } from "./commands/admin.command";
 import { domainsCommand } from "./commands/domains.command";
 import { inboxesCommand } from "./commands/inboxes.command";
+import { keysCommand } from "./commands/keys.command";
 import { mcpCommand } from "./commands/mcp.command";
 import { messagesCommand } from "./commands/messages.command";
 import { migrateCommand } from "./commands/migrate.command";
@@ -19,6 +20,7 @@ export function buildProgram(loadConfig: () => Config = loadProcessConfig, loadC
     .addCommand(serveCommand())
     .addCommand(migrateCommand(loadConfig))
     .addCommand(adminCommand(loadConfig))
+    .addCommand(keysCommand(loadConfig))
     .addCommand(waitCommand())
     .addCommand(inboxesCommand())
     .addCommand(messagesCommand())

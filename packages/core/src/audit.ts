@@ -27,8 +27,8 @@ export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 /** Who made a change: an API key (its id), the operator, or a named part of the service itself. */
 export type AuditActor = { type: "api_key"; id: string } | { type: "admin"; id: "admin" } | { type: "system"; id: SystemActor };
 
-/** The parts of the service that change things on their own. */
-export type SystemActor = "webhook-delivery" | "domain-claims" | "first-start" | "capture-relay";
+/** The parts of the service that change things on their own (`keys-create`: `mailstop keys create` on the data itself). */
+export type SystemActor = "webhook-delivery" | "domain-claims" | "first-start" | "capture-relay" | "keys-create";
 
 /** The operator, through the admin API or the CLI that calls it. */
 export const ADMIN_ACTOR: AuditActor = { type: "admin", id: "admin" };

@@ -23,3 +23,4 @@ export * from "./repositories/webhook.repository";
 export * from "./repositories/audit.repository";
 export * from "./repositories/erasure.repository";
 export * from "./repositories/reservation.repository";
+export * from "./repositories/project-key.repository";

@@ -11,6 +11,16 @@ function alive(pid: number): boolean {
   }
 }
 
+/** MAILSTOP_DATA_DIR is held by a running mailstop: its pid, for a caller to say what to stop. */
+export class DataDirInUseError extends Error {
+  constructor(
+    readonly dataDir: string,
+    readonly pid: number,
+  ) {
+    super(`MAILSTOP_DATA_DIR ${dataDir} is in use by another mailstop (pid ${pid}); stop it or choose another MAILSTOP_DATA_DIR.`);
+  }
+}
+
 /**
  * Claims MAILSTOP_DATA_DIR for this process. PGlite is one PostgreSQL in one process: a second
  * mailstop opening the same files would corrupt them, so it is refused with a clear line. A
@@ -34,7 +44,7 @@ export function lockDataDir(dataDir: string): () => void {
     }
     const holder = Number(readFileSync(path, "utf8"));
     if (Number.isInteger(holder) && holder !== process.pid && alive(holder)) {
-      throw new Error(`MAILSTOP_DATA_DIR ${dataDir} is in use by another mailstop (pid ${holder}); stop it or choose another MAILSTOP_DATA_DIR.`);
+      throw new DataDirInUseError(dataDir, holder);
     }
     unlinkSync(path);
   }

@@ -1422,7 +1422,7 @@ export interface components {
             actor: {
                 /** @enum {string} */
                 type: "api_key" | "admin" | "system";
-                /** @description The key id (`key_…`) for `api_key`, `admin` for the operator, the part of the service for `system` (`webhook-delivery`, `domain-claims`, `first-start`, `capture-relay`). */
+                /** @description The key id (`key_…`) for `api_key`, `admin` for the operator, the part of the service for `system` (`webhook-delivery`, `domain-claims`, `first-start`, `capture-relay`, `keys-create`). */
                 id: string;
             };
             action: components["schemas"]["AuditAction"];
