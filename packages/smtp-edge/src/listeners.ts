@@ -9,7 +9,7 @@ import { PromptGreetingSMTPServer } from "./prompt-greeting";
 import { OpenTransactions, SHUTDOWN_GRACE_MS } from "./open-transactions";
 import { TransactionReservations } from "./reservations";
 import { resolveReceivingRecipient } from "./resolve-recipient";
-import { REPLY, type SmtpReply, isSmtpReply } from "./smtp-reply";
+import { AUTH_REQUIRED_MESSAGE, REPLY, type SmtpReply, isSmtpReply } from "./smtp-reply";
 import type { TlsCredentials } from "./tls";
 
 /** Recipients accepted at RCPT, per transaction (smtp-server makes a new envelope for each). */
@@ -152,6 +152,7 @@ export function createCaptureServer(deps: SmtpEdgeDeps, tls: TlsCredentials | nu
     ...baseOptions(deps, tls, deps.config.captureHost, open, "capture", reservations),
     authMethods: ["PLAIN", "LOGIN"],
     authOptional: false,
+    authRequiredMessage: AUTH_REQUIRED_MESSAGE,
     // Where STARTTLS is offered, the credential travels only after it; on a laptop (no
     // certificate, `local`) there is nothing to upgrade to, and AUTH is accepted in clear.
     allowInsecureAuth: tls === null,

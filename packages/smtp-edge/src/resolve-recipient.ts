@@ -38,14 +38,16 @@ export async function resolveReceivingRecipient(deps: SmtpEdgeDeps, recipient: s
   );
   if (blocked) throw REPLY.blocked();
 
-  if (onShared && shared === null) throw REPLY.unknownRecipient();
+  if (onShared && shared === null) throw REPLY.notAnInboxAddress(address, deps.config.sharedDomain);
   // A custom domain receives only when verified, and only for its inboxes: a sim rehearses
   // there only on a verified domain, and nothing else waits for a greylist retry.
   if (customDomain !== null && (refusing ? domainVerified !== true : target === null)) throw REPLY.unknownRecipient();
   if (refusing) throw SIM_REFUSALS[sim as keyof typeof SIM_REFUSALS]();
   if (sim === "greylist" && (await deps.greylist.refuses(sender, address))) throw REPLY.greylisted();
 
-  if (target === null) throw REPLY.unknownRecipient();
+  // A project's shared-domain address without its inbox: mail is accepted only for an inbox
+  // that exists, and the reply says how to make it (an unknown project key reads the same).
+  if (target === null) throw shared !== null ? REPLY.noSuchInbox(address, tag) : REPLY.unknownRecipient();
   assertAdmitted(target.admission);
   return {
     recipient: {

@@ -160,12 +160,18 @@ describe("receiving edge", () => {
   });
 
   describe("refusals at RCPT: nothing stored", () => {
-    it("refuses an unknown project key or inbox with 550 5.1.1", async () => {
-      const replies = await transaction(ports().receiving, "s@x.test", ["nosuchproject.signup@mailstop.test", `${server.project.projectKey}.no-such-inbox@mailstop.test`, "bare@mailstop.test"], "");
+    it("refuses an unknown project key or inbox with 550 5.1.1, naming the address and how to make its inbox", async () => {
+      const missing = `${server.project.projectKey}.no-such-inbox@mailstop.test`;
+      const replies = await transaction(ports().receiving, "s@x.test", ["nosuchproject.signup@mailstop.test", missing, "bare@mailstop.test"], "");
       for (const rcpt of replies.rcpts) {
         expect(rcpt.code).toBe(550);
         expect(rcpt.text).toMatch(/^5\.1\.1 /);
       }
+      expect(replies.rcpts.map((rcpt) => rcpt.text)).toEqual([
+        '5.1.1 <nosuchproject.signup@mailstop.test>: no such inbox; create it first (POST /v1/inboxes {"tag": "signup"}), then send again',
+        `5.1.1 <${missing}>: no such inbox; create it first (POST /v1/inboxes {"tag": "no-such-inbox"}), then send again`,
+        "5.1.1 <bare@mailstop.test>: not an inbox address; mail here goes to <project_key>.<tag>@mailstop.test",
+      ]);
     });
 
     it("refuses mail to an unverified or unknown custom domain with 550 5.1.1", async () => {
@@ -299,6 +305,7 @@ describe("capture relay", () => {
     const mail = await dialogue.command("MAIL FROM:<app@staging.example>");
     dialogue.close();
     expect(mail.code).toBe(530);
+    expect(mail.text).toMatch(/^5\.7\.0 Authentication required: .*project key as user \(local on a laptop\)/);
   });
 
   it("refuses a wrong password with 535 5.7.8, and an unknown user", async () => {
@@ -307,7 +314,7 @@ describe("capture relay", () => {
       await dialogue.command("EHLO app.example");
       const reply = await dialogue.command(`AUTH PLAIN ${Buffer.from(`\0${credentials.user}\0${credentials.pass}`).toString("base64")}`);
       dialogue.close();
-      expect(reply).toEqual({ code: 535, text: expect.stringMatching(/^5\.7\.8 /) });
+      expect(reply).toEqual({ code: 535, text: expect.stringMatching(/^5\.7\.8 .*the user is the project key \(local on a laptop\)/) });
     }
   });
 

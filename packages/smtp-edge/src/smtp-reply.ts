@@ -9,11 +9,8 @@ export function isSmtpReply(error: unknown): error is SmtpReply {
   return error instanceof Error && typeof (error as Partial<SmtpReply>).responseCode === "number";
 }
 
-/**
- * What the capture relay answers a MAIL FROM before AUTH (smtp-server's `authRequiredMessage`;
- * it puts the 530's enhanced code 5.7.0 before it).
- */
-export const AUTH_REQUIRED_MESSAGE = "Authentication required: AUTH PLAIN or LOGIN with the project key as user (local on a laptop) and its capture relay password";
+/** What the capture relay answers (530) a MAIL FROM before AUTH: smtp-server's `authRequiredMessage`. */
+export const AUTH_REQUIRED_MESSAGE = "5.7.0 Authentication required: AUTH PLAIN or LOGIN with the project key as user (local on a laptop) and its capture relay password";
 
 /** Every refusal the edge gives, in one place. */
 export const REPLY = {
