@@ -57,7 +57,7 @@ export async function runCase(drillCase: DrillCase, engines: Engines, quick: boo
   row.durationMs = Date.now() - started;
   if (failed(row) && target) keepLogs(drillCase, target, engines);
   const t = row.tally;
-  say(`${drillCase.drill} on ${drillCase.target}: ${failed(row) ? "FAILED" : "ok"} in ${(row.durationMs / 1000).toFixed(0)} s` + (t ? ` (sent ${t.sent}, 250 ${t.accepted}, lost ${t.lost}, duplicated ${t.duplicated})` : ""));
+  say(`${drillCase.drill} on ${drillCase.target}: ${row.skipped !== undefined ? "skipped" : failed(row) ? "FAILED" : "ok"} in ${(row.durationMs / 1000).toFixed(0)} s` + (t ? ` (sent ${t.sent}, 250 ${t.accepted}, lost ${t.lost}, duplicated ${t.duplicated})` : ""));
   return row;
 }
 
