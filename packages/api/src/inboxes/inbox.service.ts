@@ -1,4 +1,4 @@
-import { type AuditSource, DOMAIN_VERIFY_RETRY_SECONDS, MailstopError, RETENTION_SECONDS, inboxAddress, isId, looksLikeAddress, newId } from "@mailstop/core";
+import { type AuditSource, DOMAIN_VERIFY_RETRY_SECONDS, MailstopError, RETENTION_SECONDS, captureTag, inboxAddress, isId, looksLikeAddress, newId } from "@mailstop/core";
 import { type Db, type Domain, type Inbox, type Labels, audited, ensureInbox, findDomainByName, findInboxByAddress, findInboxById } from "@mailstop/db";
 import type { AuthContext } from "@mailstop/http";
 import { invalidRequest } from "@mailstop/openapi";
@@ -79,11 +79,32 @@ export async function ensureProjectInbox(
   );
 }
 
-/** The project's inbox named by an id or an address, or `inbox_not_found`. */
-export async function requireInbox(db: Db, projectId: string, reference: string): Promise<Inbox> {
+/** What lets a missing inbox's error point to a capture inbox: the project's key and the shared domain. */
+export interface CaptureHint {
+  projectKey: string;
+  sharedDomain: string;
+}
+
+/**
+ * The project's inbox named by an id or an address, or `inbox_not_found`. With `capture`, the
+ * error for an address outside the shared domain (a recipient the application mailed, say)
+ * names the capture inbox the relay files that recipient's mail in, in its reason and as
+ * `details.capture_inbox`: waiting on the recipient itself is the usual first mistake.
+ */
+export async function requireInbox(db: Db, projectId: string, reference: string, capture?: CaptureHint): Promise<Inbox> {
   let inbox: Inbox | null = null;
   if (looksLikeAddress(reference)) inbox = await findInboxByAddress(db, projectId, reference);
   else if (isId("inbox", reference)) inbox = await findInboxById(db, projectId, reference);
-  if (inbox === null) throw new MailstopError("inbox_not_found", `No inbox ${reference} in this project.`);
+  if (inbox === null) throw inboxNotFound(reference, capture);
   return inbox;
+}
+
+function inboxNotFound(reference: string, capture: CaptureHint | undefined): MailstopError {
+  const outside = capture !== undefined && looksLikeAddress(reference) && !reference.toLowerCase().endsWith(`@${capture.sharedDomain}`);
+  const tag = outside ? captureTag(reference) : null;
+  if (tag === null) return new MailstopError("inbox_not_found", `No inbox ${reference} in this project.`);
+  const address = inboxAddress({ projectKey: capture!.projectKey, tag, domain: null, sharedDomain: capture!.sharedDomain });
+  return new MailstopError("inbox_not_found", `No inbox ${reference} in this project. Mail the capture relay takes for ${reference} is filed in the capture inbox ${address}: use that address.`, {
+    details: { capture_inbox: address },
+  });
 }

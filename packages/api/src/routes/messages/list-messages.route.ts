@@ -11,7 +11,7 @@ import { toMessageView } from "../../messages/message.view";
  */
 export const listMessagesRoute = ({ db, config, blobs }: ApiDeps) =>
   publicRoute("listMessages", async ({ auth, query }) => {
-    const inbox = query.inbox === undefined ? undefined : await requireInbox(db, auth.project.id, query.inbox);
+    const inbox = query.inbox === undefined ? undefined : await requireInbox(db, auth.project.id, query.inbox, { projectKey: auth.project.key, sharedDomain: config.sharedDomain });
     const limit = query.limit ?? 50;
     const rows = await listReadableMessages(
       db,

@@ -150,7 +150,19 @@ describe("POST /v1/messages/wait", () => {
 
   describe("errors", () => {
     it("gives inbox_not_found for an inbox that does not exist, never a timeout", async () => {
-      expectError(await wait({ inbox: `${server.project.projectKey}.nobody@mailstop.test`, timeout_ms: 100 }), { status: 404, code: "inbox_not_found", retryable: false });
+      const error = expectError(await wait({ inbox: `${server.project.projectKey}.nobody@mailstop.test`, timeout_ms: 100 }), { status: 404, code: "inbox_not_found", retryable: false });
+      expect(error.details).toBeUndefined();
+    });
+
+    it("waiting on a recipient the application mailed points to its capture inbox (reason and details.capture_inbox); so do the list and the stream", async () => {
+      const captureInbox = `${server.project.projectKey}.capture.example.com.new.user@mailstop.test`;
+      const error = expectError(await wait({ inbox: "New.User@Example.com", timeout_ms: 100 }), { status: 404, code: "inbox_not_found", retryable: false });
+      expect(error.details).toEqual({ capture_inbox: captureInbox });
+      expect(error.reason).toContain(`filed in the capture inbox ${captureInbox}`);
+      const listed = expectError(await server.request("GET", "/v1/messages?inbox=New.User%40Example.com"), { status: 404, code: "inbox_not_found", retryable: false });
+      expect(listed.details).toEqual({ capture_inbox: captureInbox });
+      const streamed = expectError(await server.request("GET", "/stream/v1/inboxes/New.User%40Example.com/events"), { status: 404, code: "inbox_not_found", retryable: false });
+      expect(streamed.details).toEqual({ capture_inbox: captureInbox });
     });
 
     it("rejects timeout_ms above 285000 and clamps preview_chars", async () => {

@@ -49,7 +49,7 @@ export const waitRoute = ({ db, config, logger, blobs, bus, slots, shutdown, met
   metrics?.countWaitsWith(() => held.size);
   return publicRoute("waitForMessage", async ({ auth, body, res, requestId }) => {
     const startedAt = Date.now();
-    const inbox = await requireInbox(db, auth.project.id, body.inbox);
+    const inbox = await requireInbox(db, auth.project.id, body.inbox, { projectKey: auth.project.key, sharedDomain: config.sharedDomain });
     const filter = { ...messageFilterFrom(body.match ?? {}), inboxId: inbox.id };
     const view: ViewOptions = { formats: body.format ?? [], previewChars: body.preview_chars, origin: config.http.publicUrl, blobs };
     // The seam left in the wait for a spent allowance (docs/decisions.md "Usage, allowances and

@@ -22,12 +22,12 @@ const PAGE_SIZE = 100;
 const SHUTDOWN_REASON: ClosedReason = "max_duration";
 
 /** The inbox the path names; with a stream token it must be the token's own inbox. */
-async function streamedInbox(db: Db, auth: AuthContext, reference: string): Promise<Inbox> {
+async function streamedInbox(db: Db, auth: AuthContext, reference: string, sharedDomain: string): Promise<Inbox> {
   const token = auth.streamToken;
   if (token !== undefined && reference !== token.inbox.id && reference.toLowerCase() !== token.inbox.address) {
     throw new MailstopError("unauthenticated", "This stream token opens another inbox's stream; mint one for this inbox.");
   }
-  return requireInbox(db, auth.project.id, reference);
+  return requireInbox(db, auth.project.id, reference, { projectKey: auth.project.key, sharedDomain });
 }
 
 /** The resume point: the `Last-Event-ID` header a browser sends on reconnect wins over the query it first opened with. */
@@ -50,7 +50,7 @@ export const streamInboxEventsRoute = ({ db, config, logger, bus, shutdown, metr
     for (const follower of open) follower.poke();
   });
   return streamRoute("streamInboxEvents", async ({ auth, params, query, req, res, requestId }) => {
-    const inbox = await streamedInbox(db, auth, params.id);
+    const inbox = await streamedInbox(db, auth, params.id, config.sharedDomain);
     // Usage allowances (402 `quota_exceeded`, not built yet: docs/api.md "Rate classes") would
     // refuse a stream here, before it holds anything, as for waits.
     const projectId = auth.project.id;
