@@ -21,10 +21,10 @@ const RETRYABLE = new Set([451, 452]);
  * The embedded monolith's data directory (PGlite and the objects) on a small tmpfs, filled by a
  * file of the drill's own while the load runs. Every transaction ended while the disk is full
  * must be answered 451 or 452 (the edge's free-space check says 452 4.3.1 before writing
- * anything), none 250 and none 5xx; the process stays up and its reads
- * (GET /v1/messages, /health) answer; once the filler is deleted ingestion resumes without a
- * restart. A restart on the same data directory follows (PGlite opens what the full disk left)
- * and every 250 must be readable.
+ * anything), none 250 and none 5xx; the process stays up, its reads (GET /v1/messages,
+ * /health) answer and /ready names smtp-edge as not ready; once the filler is deleted
+ * ingestion resumes without a restart and /ready says ready. A restart on the same data
+ * directory follows (PGlite opens what the full disk left) and every 250 must be readable.
  */
 async function diskFull(ctx: DrillContext, disk: SmallDisk): Promise<void> {
   const service = ctx.target.service("all");
@@ -51,7 +51,9 @@ async function diskFull(ctx: DrillContext, disk: SmallDisk): Promise<void> {
   }
   const freedAt = Date.now();
   const ready = await request(ctx.target.apiUrl, "", "GET", "/ready", undefined, 10_000).catch((error: Error) => ({ status: 0, body: error.message }));
-  ctx.note(`/ready while full: ${ready.status} ${JSON.stringify(ready.body).slice(0, 120)}`);
+  const notReady: unknown = ready.body?.error?.details?.not_ready;
+  ctx.note(`/ready while full: ${ready.status} not ready ${JSON.stringify(notReady)}`);
+  ctx.check(ready.status === 503 && JSON.stringify(notReady) === '["smtp-edge"]', `/ready while full answered ${ready.status} ${JSON.stringify(ready.body).slice(0, 160)}, not 503 naming smtp-edge alone`);
   ctx.check(service.running, `the process exited while the disk was full (${JSON.stringify(service.process.exit)})`);
   ctx.check(reads.failed.length === 0, `${reads.failed.length} reads failed while the disk was full: ${reads.failed.slice(0, 3).join("; ")}`);
   ctx.note(`${reads.ok} reads answered 200 while full`);
@@ -68,6 +70,8 @@ async function diskFull(ctx: DrillContext, disk: SmallDisk): Promise<void> {
 
   await filler.remove();
   if (service.running) await ctx.flowing(load, "space was freed", 20, 60_000);
+  const readyAgain = await request(ctx.target.apiUrl, "", "GET", "/ready", undefined, 10_000).catch(() => ({ status: 0 }));
+  ctx.check(readyAgain.status === 200, `/ready answered ${readyAgain.status} once space was freed, not 200`);
   await ctx.ingest();
 
   // A restart on what the full disk left: PGlite must open it, and every 250 must be there.

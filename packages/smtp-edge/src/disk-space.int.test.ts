@@ -11,6 +11,13 @@ async function objectFiles(dataDir: string): Promise<string[]> {
   return (await readdir(join(dataDir, "objects"), { recursive: true }).catch(() => [] as string[])).filter((file) => file.endsWith(".eml") || file.includes(".partial"));
 }
 
+/** /ready's status and the modules it names as not ready. */
+async function readiness(server: TestServer): Promise<{ status: number; notReady: string[] }> {
+  const response = await fetch(`${server.url}/ready`);
+  const body = (await response.json()) as { error?: { details?: { not_ready?: string[] } } };
+  return { status: response.status, notReady: body.error?.details?.not_ready ?? [] };
+}
+
 async function serverOn(dataDir: string, minFreeMiB: string): Promise<{ server: TestServer; address: string; inboxId: string }> {
   // Without mail: true no S3 server is started, so the objects are files under dataDir.
   const server = await startTestServer({ target: "all", dataDir, env: { MAILSTOP_MIN_FREE_DISK_MB: minFreeMiB } });
@@ -23,7 +30,7 @@ async function serverOn(dataDir: string, minFreeMiB: string): Promise<{ server: 
 describeOnSmallDisk("the SMTP edge on a disk that fills up", 16, (disk) => {
   afterEach(() => disk().free());
 
-  it("refuses mail with 452 4.3.1, writing nothing, while less than MAILSTOP_MIN_FREE_DISK_MB would stay free; takes it again once space is freed", async () => {
+  it("refuses mail with 452 4.3.1, writing nothing, and /ready names smtp-edge, while less than MAILSTOP_MIN_FREE_DISK_MB would stay free; takes it again once space is freed", async () => {
     const dataDir = join(disk().path, "guarded");
     const { server, address, inboxId } = await serverOn(dataDir, "4");
     try {
@@ -36,8 +43,12 @@ describeOnSmallDisk("the SMTP edge on a disk that fills up", 16, (disk) => {
       const refused = await sendOneRaw(server.smtp!.receiving, address, `full ${newId("message")}`);
       expect(refused).toEqual({ code: 452, text: "4.3.1 Insufficient system storage, please retry later" });
       expect(await objectFiles(dataDir)).toEqual(before);
+      expect(await readiness(server)).toEqual({ status: 503, notReady: ["smtp-edge"] });
+      // Reads go on.
+      expect((await fetch(`${server.url}/health`)).status).toBe(200);
 
       disk().free();
+      expect(await readiness(server)).toEqual({ status: 200, notReady: [] });
       const subject = `freed ${newId("message")}`;
       expect((await sendOneRaw(server.smtp!.receiving, address, subject)).code).toBe(250);
       await eventually(() => server.db.selectFrom("messages").select("id").where("inbox_id", "=", inboxId).where("subject", "=", subject).executeTakeFirst(), { what: "the message sent once space was freed" });

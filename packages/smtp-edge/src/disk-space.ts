@@ -27,9 +27,14 @@ export function freeBytesOf(path: string): number | null {
  * One statfs per transaction, a few microseconds.
  */
 export function assertRoomFor(guard: DiskGuard | undefined, size: number): void {
-  if (guard === undefined || guard.minFreeBytes === 0) return;
+  if (!hasRoomFor(guard, size)) throw REPLY.insufficientStorage();
+}
+
+/** False when a transaction of `size` bytes would be refused for want of space (the edge's readiness asks with 0). */
+export function hasRoomFor(guard: DiskGuard | undefined, size: number): boolean {
+  if (guard === undefined || guard.minFreeBytes === 0) return true;
   const free = freeBytesOf(guard.path);
-  if (free !== null && free < guard.minFreeBytes + size) throw REPLY.insufficientStorage();
+  return free === null || free >= guard.minFreeBytes + size;
 }
 
 /**

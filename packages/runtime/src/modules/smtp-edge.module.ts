@@ -7,7 +7,7 @@ export const smtpEdgeModule = defineModule({
   provides: ["smtpPorts"],
   create({ db, blobs, messaging, config, logger, metrics }) {
     // Required here, not imported: a target loads the services it runs only (see targets.ts).
-    const { AcceptLedger, createSmtpEdge } = require("@mailstop/smtp-edge") as typeof import("@mailstop/smtp-edge");
+    const { AcceptLedger, createSmtpEdge, hasRoomFor } = require("@mailstop/smtp-edge") as typeof import("@mailstop/smtp-edge");
     // PGlite or the directory object store under MAILSTOP_DATA_DIR: mail must not fill that disk.
     const usesDataDir = config.databaseUrl === null || config.s3 === null;
     const disk = usesDataDir ? { path: config.dataDir, minFreeBytes: config.minFreeDiskBytes } : undefined;
@@ -28,7 +28,8 @@ export const smtpEdgeModule = defineModule({
         listening = false;
         await edge.stop();
       },
-      ready: async () => listening,
+      // Not ready while mail would be refused for want of disk (/ready names smtp-edge); reads go on.
+      ready: async () => listening && hasRoomFor(disk, 0),
     };
   },
 });
