@@ -74,10 +74,13 @@ const bundlePlugin = {
     // Except from an ES module package (the SDK): Node gives its `import x from "dep"` the
     // dependency's ESM build, while a require here would give the CommonJS build, whose
     // `default` differs (openapi-fetch's is `exports.default`, not the module): those
-    // dependencies are bundled from their ESM build, as Node would load them.
+    // dependencies are bundled from their ESM build, as Node would load them. So are theirs (a
+    // package bundled this way requires from inside node_modules/.pnpm, a path only the
+    // repository has: the installed `mailstop` package has none, scripts/pack/mailstop.mjs).
     build.onResolve({ filter: /^[^./]/ }, (args) => {
       if (BUILTINS.has(args.path) || args.path.startsWith("@mailstop/") || args.path === BUNDLE_MODULE) return undefined;
       if (args.importer === "" || args.namespace !== "file") return undefined;
+      if (args.importer.split(sep).includes("node_modules")) return undefined;
       const packageDir = packageDirOf(args.importer);
       if (isModulePackage(packageDir)) return undefined;
       return { path: `${fromDist(packageDir)}|${args.path}`, namespace: "mailstop-dependency" };
