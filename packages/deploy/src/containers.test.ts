@@ -1,4 +1,4 @@
-import { readFileSync, readdirSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { relative, resolve } from "node:path";
 import dockerignore from "@balena/dockerignore";
 import { BUNDLED_ARTICLES_DIR } from "@mailstop/api";
@@ -36,33 +36,53 @@ describe("infra/docker/Dockerfile", () => {
     expect(validate(dockerfile).map((d) => `${d.range.start.line + 1}: ${d.message}`)).toEqual([]);
   });
 
-  it("installs the lockfile's dependencies in a deps stage, and runs from a separate runtime stage", () => {
-    const deps = all.slice(all.findIndex((i) => i.keyword === "FROM" && / AS deps$/.test(i.args)), runtimeStart);
-    expect(deps.some((i) => i.keyword === "RUN" && i.args.includes("pnpm install --frozen-lockfile"))).toBe(true);
-    expect(runtimeStart).toBeGreaterThan(0);
-    expect(runtime.some((i) => i.keyword === "COPY" && i.args.startsWith("--from=deps "))).toBe(true);
+  it("builds with every builder: no `# syntax=` frontend image, no RUN --mount, and the ignore file at the root", () => {
+    expect(dockerfile).not.toMatch(/^#\s*syntax=/im);
+    expect(all.filter((i) => i.keyword === "RUN" && i.args.startsWith("--mount"))).toEqual([]);
+    // BuildKit's frontend would read infra/docker/Dockerfile.dockerignore instead of the root's, the classic builder never.
+    expect(existsSync(resolve(REPO_ROOT, "infra/docker/Dockerfile.dockerignore"))).toBe(false);
+    expect(existsSync(resolve(REPO_ROOT, ".dockerignore"))).toBe(true);
   });
 
-  it("ships the bundled articles: the deps stage copies the build context, and its .dockerignore keeps them", () => {
-    const deps = all.slice(all.findIndex((i) => i.keyword === "FROM" && / AS deps$/.test(i.args)), runtimeStart);
-    expect(deps.some((i) => i.keyword === "COPY" && i.args === ". .")).toBe(true);
+  it("is based on Node 24 unless NODE_IMAGE says otherwise", () => {
+    expect(all[0]).toEqual({ keyword: "ARG", args: "NODE_IMAGE=node:24-bookworm-slim" });
+    expect(all.filter((i) => i.keyword === "FROM").map((i) => i.args.split(" ")[0])).toEqual(["${NODE_IMAGE}", "${NODE_IMAGE}"]);
+  });
+
+  it("takes the registry's extra certificate authorities in the build stage only, never into the runtime stage", () => {
+    const build = all.slice(0, runtimeStart);
+    expect(build.some((i) => i.keyword === "ARG" && i.args.startsWith("BUILD_EXTRA_CA_CERTS="))).toBe(true);
+    expect(runtime.filter((i) => i.args.includes("BUILD_EXTRA_CA_CERTS"))).toEqual([]);
+    // Each step that writes the certificates removes them in the same step, so no layer keeps them.
+    for (const step of build.filter((i) => i.keyword === "RUN" && i.args.includes("/tmp/extra-ca.pem"))) expect(step.args).toMatch(/rm -f \/tmp\/extra-ca\.pem$/);
+  });
+
+  it("keeps the bundled articles in the build context: the root .dockerignore does not ignore them", () => {
+    expect(all.some((i) => i.keyword === "COPY" && i.args === ". .")).toBe(true);
     // Read with Docker's own matching rules (@balena/dockerignore), not a hand-written glob.
-    const ignored = dockerignore().add(read("infra/docker/Dockerfile.dockerignore").split("\n"));
+    const ignored = dockerignore().add(read(".dockerignore").split("\n"));
     const articles = readdirSync(BUNDLED_ARTICLES_DIR).map((name) => relative(REPO_ROOT, resolve(BUNDLED_ARTICLES_DIR, name)));
     expect(articles.length).toBeGreaterThan(0);
     for (const path of articles) expect({ path, ignored: ignored.ignores(path) }).toEqual({ path, ignored: false });
+    expect(ignored.ignores("node_modules/x")).toBe(true);
+    expect(ignored.ignores("packages/db/node_modules/x")).toBe(true);
   });
 
-  it("builds the compiled mailstop and the web viewer in a stage of its own and ships only their built files", () => {
-    const buildStart = all.findIndex((i) => i.keyword === "FROM" && / AS build$/.test(i.args));
-    expect(buildStart).toBeGreaterThan(0);
-    const build = all.slice(buildStart, all.findIndex((i, index) => index > buildStart && i.keyword === "FROM"));
-    for (const command of ["pnpm --filter @mailstop/viewer build", "pnpm --filter @mailstop/cli build"]) {
-      expect({ command, run: build.some((i) => i.keyword === "RUN" && i.args.includes(command)) }).toEqual({ command, run: true });
+  it("compiles mailstop, the viewer and the embedded template in a build stage and ships only what runtime-files.cjs gathers", () => {
+    const build = all.slice(0, runtimeStart);
+    expect(all.findIndex((i) => i.keyword === "FROM" && / AS build$/.test(i.args))).toBe(1);
+    const steps = build.filter((i) => i.keyword === "RUN").map((i) => i.args).join(" && ");
+    for (const command of [
+      "pnpm install --frozen-lockfile --offline",
+      "node packages/db/bin/build-embedded-template.cjs",
+      "pnpm --filter @mailstop/viewer build",
+      "pnpm --filter @mailstop/cli build",
+      "node infra/docker/runtime-files.cjs /src /app",
+    ]) {
+      expect({ command, run: steps.includes(command) }).toEqual({ command, run: true });
     }
-    for (const dist of ["/app/packages/cli/dist", "/app/packages/viewer/dist"]) {
-      expect({ dist, copied: runtime.some((i) => i.keyword === "COPY" && i.args === `--from=build ${dist} ${dist}`) }).toEqual({ dist, copied: true });
-    }
+    expect(runtime.filter((i) => i.keyword === "COPY").map((i) => i.args)).toEqual(["--from=build /app /app", "--from=build --chown=1000:1000 /app/data /data"]);
+    expect(runtime.filter((i) => i.keyword === "RUN")).toEqual([]);
   });
 
   it("runs as a non-root user, listening on every interface, with a health check and the compiled mailstop as its entrypoint", () => {
