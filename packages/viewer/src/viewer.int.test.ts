@@ -73,6 +73,7 @@ async function openViewer(): Promise<Viewer> {
   await page.locator('input[name="api_key"]').press("Enter");
   await page.locator("#session").waitFor({ state: "visible" });
   await page.locator('input[name="api_key"]').waitFor({ state: "hidden" });
+  await page.locator("#key-help").waitFor({ state: "hidden" });
   return viewer;
 }
 
@@ -185,6 +186,16 @@ describe("reading an inbox in the viewer", () => {
     await shown.filter({ hasText: subjects[1] }).waitFor();
     await page.keyboard.press("ArrowUp");
     await shown.filter({ hasText: subjects[2] }).waitFor();
+  });
+
+  it("says on the sign-in form where the key comes from and how to make a new one", async () => {
+    const context = await browser.newContext();
+    viewers.push({ context, page: await context.newPage(), dialogs: [] });
+    const page = context.pages()[0]!;
+    await page.goto(`${server.url}/ui/`);
+    const help = await page.locator("#key-help").innerText();
+    expect(help).toContain("pnpm start prints the local project's key on its first start");
+    expect(help).toContain("mailstop keys create --project local");
   });
 
   it("refuses a wrong key and keeps the form", async () => {

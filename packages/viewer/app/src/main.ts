@@ -15,6 +15,7 @@ interface Row {
 }
 
 const keyForm = byId<HTMLFormElement>("key-form");
+const keyHelp = byId("key-help");
 const session = byId("session");
 const status = byId("status");
 const app = byId("app");
@@ -57,6 +58,7 @@ async function signIn(key: string): Promise<void> {
   sessionStorage.setItem(KEY_STORAGE, key);
   api = candidate;
   keyForm.hidden = true;
+  keyHelp.hidden = true;
   session.hidden = false;
   byId("project").textContent = `project ${context.project.key} (${context.project.id})`;
   app.hidden = false;
@@ -74,6 +76,7 @@ function signOut(): void {
   app.hidden = true;
   session.hidden = true;
   keyForm.hidden = false;
+  keyHelp.hidden = false;
   keyForm.reset();
 }
 
