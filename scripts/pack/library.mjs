@@ -6,7 +6,7 @@ import { execFileSync } from "node:child_process";
 import { createRequire } from "node:module";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ENGINES, PACKAGES, copy, esbuild, filesUnder, freshStage, manifestOf, npmPack } from "./stage.mjs";
+import { ENGINES, PACKAGES, ROOT, copy, esbuild, filesUnder, freshStage, manifestOf, npmPack } from "./stage.mjs";
 
 const tsc = createRequire(join(PACKAGES, "sdk", "package.json")).resolve("typescript/bin/tsc");
 
@@ -35,8 +35,21 @@ function publishedManifest(workspace, dependencies) {
  * a CommonJS build can differ (openapi-fetch's `default` is not its function under `require`).
  * What must stay one instance with the caller's (`shared`: @playwright/test, the SDK) stays outside.
  */
-async function build(dir, stage, shared) {
-  execFileSync(process.execPath, [tsc, "-p", join(dir, "tsconfig.build.json"), "--outDir", join(stage, "dist"), "--sourceMap", "false"], { stdio: "inherit" });
+async function build(dir, stage, shared, paths = {}) {
+  // The package's own build settings, written to the stage (never to the package's dist/, which
+  // tests running meanwhile read), and `paths` for a workspace package's staged declarations.
+  const tsconfig = join(stage, "..", `${stage.split("/").pop()}.tsconfig.json`);
+  writeFileSync(
+    tsconfig,
+    JSON.stringify({
+      extends: join(dir, "tsconfig.build.json"),
+      // typeRoots as seen from the package (they are looked up from the config's own folder).
+      compilerOptions: { rootDir: join(dir, "src"), outDir: join(stage, "dist"), sourceMap: false, paths, typeRoots: [join(dir, "node_modules", "@types"), join(ROOT, "node_modules", "@types")] },
+      include: [join(dir, "src")],
+      exclude: [join(dir, "src", "**", "*.test.ts")],
+    }),
+  );
+  execFileSync(process.execPath, [tsc, "-p", tsconfig], { stdio: "inherit" });
   await esbuild.build({
     entryPoints: [join(dir, "src", "index.ts")],
     outfile: join(stage, "dist", "index.cjs"),
@@ -79,13 +92,15 @@ export async function packSdk(stages, out) {
   return npmPack(stage, out, publishedManifest(workspace, thirdParty(workspace.dependencies)));
 }
 
+/** After {@link packSdk}, whose staged declarations it is built against. */
 export async function packPlaywright(stages, out) {
   const dir = join(PACKAGES, "playwright");
   const stage = freshStage(stages, "playwright");
   const workspace = manifestOf("playwright");
   // The SDK it is built on, at the version packed beside it.
   const dependencies = { ...thirdParty(workspace.dependencies), "@mailstop/sdk": manifestOf("sdk").version };
-  await build(dir, stage, [...Object.keys(dependencies), ...Object.keys(workspace.peerDependencies ?? {})]);
+  const sdkTypes = { "@mailstop/sdk": [join(stages, "sdk", "dist", "index.d.ts")] };
+  await build(dir, stage, [...Object.keys(dependencies), ...Object.keys(workspace.peerDependencies ?? {})], sdkTypes);
   copy(join(dir, "README.md"), join(stage, "README.md"));
   return npmPack(stage, out, publishedManifest(workspace, dependencies));
 }

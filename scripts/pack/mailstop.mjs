@@ -2,12 +2,14 @@
 // (packages/cli/bin/build-mailstop.cjs) with the files it reads at run time, laid out as in the
 // repository so the bundle's relative paths hold: packages/cli/dist, the embedded database's
 // template and the migrations that key it, the articles, the OpenAPI documents, the parser
-// thread's boot file and the web viewer. The packages the bundle requires at run time (each
-// `requireFrom(<workspace package>)(<name>)` call) become its dependencies, at the versions
-// those workspace packages pin; Node finds them from packages/* up in the installing project's
-// node_modules.
+// thread's boot file and the web viewer (built here). The packages the bundle requires at run
+// time (each `requireFrom(<workspace package>)(<name>)` call) become its dependencies, at the
+// versions those workspace packages pin; Node finds them from packages/* up in the installing
+// project's node_modules.
 import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { createRequire } from "node:module";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { ENGINES, PACKAGES, ROOT, copy, freshStage, manifestOf, npmPack, readJson } from "./stage.mjs";
 
 const DIST = join(PACKAGES, "cli", "dist");
@@ -23,7 +25,6 @@ const RUNTIME_FILES = [
   "packages/db/src/migrations",
   "packages/openapi/openapi",
   "packages/runtime/src/parser-thread/thread-boot.cjs",
-  "packages/viewer/dist",
 ];
 
 /** The embedded database's template, where embedded-template.ts looks for it (this package's node_modules/.cache). */
@@ -50,9 +51,17 @@ function runtimeDependencies() {
   return Object.fromEntries(Object.entries(found).sort(([a], [b]) => a.localeCompare(b)));
 }
 
-export function packMailstop(stages, out) {
+/** The web viewer, built by vite straight into the stage (packages/viewer/dist may be served by a test meanwhile). */
+async function buildViewer(stage) {
+  const viewer = join(PACKAGES, "viewer");
+  const { build } = await import(pathToFileURL(createRequire(join(viewer, "package.json")).resolve("vite")).href);
+  await build({ configFile: join(viewer, "vite.config.ts"), logLevel: "warn", build: { outDir: join(stage, "packages", "viewer", "dist"), emptyOutDir: true } });
+}
+
+export async function packMailstop(stages, out) {
   const stage = freshStage(stages, "mailstop");
   for (const path of RUNTIME_FILES) copy(join(ROOT, path), join(stage, path));
+  await buildViewer(stage);
   const templates = join(ROOT, TEMPLATE_DIR);
   if (!existsSync(templates) || readdirSync(templates).length === 0) throw new Error(`no embedded database template in ${TEMPLATE_DIR}: run node packages/db/bin/build-embedded-template.cjs`);
   copy(templates, join(stage, TEMPLATE_DIR));

@@ -24,8 +24,9 @@ interface Run {
 
 /** A command with the environment of this process less every mailstop setting; never rejects. */
 function run(command: string, args: string[], options: { cwd: string; env?: Record<string, string>; timeoutMs?: number }): Promise<Run> {
-  // Nor jest's: Playwright refuses to run under JEST_WORKER_ID, and NODE_OPTIONS carries jest's VM flag.
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(MAILSTOP_|JEST_)/.test(name) && !["DATABASE_URL", "REDIS_URL", "NODE_OPTIONS"].includes(name)));
+  // Nor jest's (Playwright refuses to run under JEST_WORKER_ID; NODE_OPTIONS carries jest's VM
+  // flag) or pnpm's settings for the scripts it runs (npm_config_…: this is an npm project).
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(MAILSTOP_|JEST_|npm_)/.test(name) && !["DATABASE_URL", "REDIS_URL", "NODE_OPTIONS"].includes(name)));
   return new Promise((done) => {
     execFile(command, args, { cwd: options.cwd, env: { ...clean, ...options.env }, timeout: options.timeoutMs ?? 300_000, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
       done({ code: error === null ? 0 : typeof error.code === "number" ? error.code : null, stdout, stderr });
