@@ -28,6 +28,12 @@ export interface ParseMessageJob {
   size: number;
   received_at: string;
   envelope_from: string | null;
+  /**
+   * The SMTP client's IP address and HELO name, for the parser's SPF and DMARC checks. Absent
+   * from jobs queued before the edge recorded them (their checks say what could not be known).
+   */
+  client_address?: string;
+  client_helo?: string;
   deliveries: Delivery[];
   /**
    * The raw source itself, base64, when it is small enough to ride in the job
@@ -99,6 +105,7 @@ const SCHEMAS: { [N in JobName]: JSONSchemaType<JobPayloads[N]> } = {
       // No maxLength: ajv counts a string's code points to check it, a walk over every byte of
       // the source on each enqueue and consume; the edge alone decides what rides inline.
       raw: { type: "string" },
+      text: { type: "string" },
     },
     properties: {
       transaction_id: { type: "string", minLength: 1 },
@@ -106,6 +113,8 @@ const SCHEMAS: { [N in JobName]: JSONSchemaType<JobPayloads[N]> } = {
       size: { type: "integer", minimum: 0 },
       received_at: { type: "string" },
       envelope_from: stringOrNull,
+      client_address: { $ref: "#/$defs/text" },
+      client_helo: { $ref: "#/$defs/text" },
       raw: { $ref: "#/$defs/raw" },
       deliveries: {
         type: "array",

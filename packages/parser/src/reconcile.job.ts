@@ -13,6 +13,8 @@ export function parseJobOf(transaction: AcceptedTransaction): ParseMessageJob {
     size: transaction.size,
     received_at: transaction.acceptedAt.toISOString(),
     envelope_from: transaction.envelopeFrom,
+    ...(transaction.clientAddress ? { client_address: transaction.clientAddress } : {}),
+    ...(transaction.clientHelo ? { client_helo: transaction.clientHelo } : {}),
     deliveries: transaction.deliveries,
   };
 }

@@ -55,6 +55,9 @@ describe("the accept ledger's reconciler", () => {
     if (connection.status !== "ready") await once(connection, "ready");
     try {
       expect(await connection.exists(`${prefix}:ingest:${transaction}`)).toBe(1);
+      // The edge's job carries the connection, for the parser's authentication checks.
+      const job = JSON.parse((await connection.hget(`${prefix}:ingest:${transaction}`, "data"))!);
+      expect(job).toMatchObject({ client_address: expect.stringMatching(/127\.0\.0\.1$/), client_helo: expect.any(String) });
       const keys = await connection.keys(`${prefix}:*`);
       if (keys.length > 0) await connection.del(...keys);
       expect(await connection.exists(`${prefix}:ingest:${transaction}`)).toBe(0);

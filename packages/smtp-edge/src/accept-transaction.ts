@@ -60,13 +60,23 @@ function deliveriesOf(transactionId: string, recipients: readonly AcceptedRecipi
  */
 export async function acceptTransaction(
   deps: SmtpEdgeDeps,
-  transaction: { kind: "received" | "captured"; raw: Buffer; envelopeFrom: string | null; recipients: readonly AcceptedRecipient[]; id?: string | undefined },
+  transaction: {
+    kind: "received" | "captured";
+    raw: Buffer;
+    envelopeFrom: string | null;
+    /** The connection it came over: the client's IP address and HELO name, for the parser's authentication checks. */
+    client?: { address: string | null; helo: string | null } | undefined;
+    recipients: readonly AcceptedRecipient[];
+    id?: string | undefined;
+  },
 ): Promise<string> {
   assertRoomFor(deps.disk, transaction.raw.length);
   const transactionId = transaction.id ?? newTransactionId();
   const acceptedAt = new Date();
   const deliveries = deliveriesOf(transactionId, transaction.recipients);
-  const record = { id: transactionId, kind: transaction.kind, size: transaction.raw.length, envelopeFrom: transaction.envelopeFrom, acceptedAt, deliveries };
+  const clientAddress = transaction.client?.address || null;
+  const clientHelo = transaction.client?.helo || null;
+  const record = { id: transactionId, kind: transaction.kind, size: transaction.raw.length, envelopeFrom: transaction.envelopeFrom, clientAddress, clientHelo, acceptedAt, deliveries };
   const [stored, recorded] = await Promise.allSettled([
     storeAll(
       deliveries.map((delivery) => deps.blobs.put(delivery.raw_key, transaction.raw, { contentType: "message/rfc822" })),
@@ -96,6 +106,8 @@ export async function acceptTransaction(
         size: transaction.raw.length,
         received_at: acceptedAt.toISOString(),
         envelope_from: transaction.envelopeFrom,
+        ...(clientAddress ? { client_address: clientAddress } : {}),
+        ...(clientHelo ? { client_helo: clientHelo } : {}),
         deliveries,
         ...(transaction.raw.length <= INLINE_RAW_MAX_BYTES ? { raw: transaction.raw.toString("base64") } : {}),
       },

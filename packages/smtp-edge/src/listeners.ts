@@ -103,7 +103,8 @@ function onDataFor(
     const id = reservations.beginData(envelope);
     const transaction = collectData(stream).then(async (raw) => {
       const recipients = accepted.get(envelope) ?? [];
-      const transactionId = await acceptTransaction(deps, { kind, raw, envelopeFrom: envelopeFrom(session), recipients, id });
+      const client = { address: session.remoteAddress || null, helo: session.hostNameAppearsAs || null };
+      const transactionId = await acceptTransaction(deps, { kind, raw, envelopeFrom: envelopeFrom(session), client, recipients, id });
       return `2.0.0 Ok: ${kind === "captured" ? "captured" : "queued"} as ${transactionId}`;
     });
     void transaction.then(

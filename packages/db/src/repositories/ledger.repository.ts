@@ -9,6 +9,9 @@ export interface AcceptedTransaction {
   kind: "received" | "captured";
   size: number;
   envelopeFrom: string | null;
+  /** The connection it came over, for the parser's authentication checks (null when unknown). */
+  clientAddress?: string | null | undefined;
+  clientHelo?: string | null | undefined;
   acceptedAt: Date;
   deliveries: LedgerDelivery[];
 }
@@ -20,9 +23,9 @@ export interface AcceptedTransaction {
  */
 const insertStatement = compiledOnce(1, (db: Db, rows: string) => {
   const statement = sql`
-    insert into accepted_transactions (id, kind, size, envelope_from, deliveries, accepted_at)
-    select r.id, r.kind, r.size, r.envelope_from, r.deliveries, r.accepted_at
-    from jsonb_to_recordset(${rows}::jsonb) as r(id text, kind text, size int, envelope_from text, deliveries jsonb, accepted_at timestamptz)
+    insert into accepted_transactions (id, kind, size, envelope_from, client_address, client_helo, deliveries, accepted_at)
+    select r.id, r.kind, r.size, r.envelope_from, r.client_address, r.client_helo, r.deliveries, r.accepted_at
+    from jsonb_to_recordset(${rows}::jsonb) as r(id text, kind text, size int, envelope_from text, client_address text, client_helo text, deliveries jsonb, accepted_at timestamptz)
     on conflict (id) do nothing`;
   return { compile: () => statement.compile(db) };
 });
@@ -33,7 +36,14 @@ export async function recordAcceptedTransactions(db: Db, transactions: readonly 
   await insertStatement(
     db,
     JSON.stringify(
-      transactions.map((t) => ({ id: t.id, kind: t.kind, size: t.size, envelope_from: t.envelopeFrom, deliveries: t.deliveries, accepted_at: t.acceptedAt.toISOString() })),
+      transactions.map((t) => ({
+        id: t.id,
+        kind: t.kind,
+        size: t.size,
+        envelope_from: t.envelopeFrom,
+        client_address: t.clientAddress ?? null,
+        client_helo: t.clientHelo ?? null,
+        deliveries: t.deliveries, accepted_at: t.acceptedAt.toISOString() })),
     ),
   );
 }
@@ -70,7 +80,7 @@ export async function claimStaleTransactions(db: Db, graceSeconds: number, limit
       order by accepted_at
       limit ${limit}
       for update skip locked)
-    returning id, kind, size, envelope_from, deliveries, accepted_at`.execute(db);
+    returning id, kind, size, envelope_from, client_address, client_helo, deliveries, accepted_at`.execute(db);
   return rows.map(toAcceptedTransaction);
 }
 
@@ -89,7 +99,7 @@ export async function claimOrphanedTransactions(db: Db, startedAt: Date, limit: 
       order by accepted_at
       limit ${limit}
       for update skip locked)
-    returning id, kind, size, envelope_from, deliveries, accepted_at`.execute(db);
+    returning id, kind, size, envelope_from, client_address, client_helo, deliveries, accepted_at`.execute(db);
   return rows.map(toAcceptedTransaction);
 }
 
@@ -98,6 +108,8 @@ interface ClaimedRow {
   kind: "received" | "captured";
   size: number;
   envelope_from: string | null;
+  client_address: string | null;
+  client_helo: string | null;
   deliveries: LedgerDelivery[];
   accepted_at: Date;
 }
@@ -108,6 +120,9 @@ function toAcceptedTransaction(row: ClaimedRow): AcceptedTransaction {
     kind: row.kind,
     size: row.size,
     envelopeFrom: row.envelope_from,
+    // Only when known: rows from before they were recorded read as they always did.
+    ...(row.client_address === null ? {} : { clientAddress: row.client_address }),
+    ...(row.client_helo === null ? {} : { clientHelo: row.client_helo }),
     acceptedAt: new Date(row.accepted_at),
     deliveries: typeof row.deliveries === "string" ? JSON.parse(row.deliveries) : row.deliveries,
   };

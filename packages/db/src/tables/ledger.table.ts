@@ -14,6 +14,9 @@ export interface AcceptedTransactionsTable {
   kind: "received" | "captured";
   size: number;
   envelope_from: string | null;
+  /** The SMTP client's IP address and HELO name; null on rows from before they were recorded. */
+  client_address: string | null;
+  client_helo: string | null;
   deliveries: ColumnType<LedgerDelivery[], string, string>;
   accepted_at: Date;
   state: Generated<"open" | "done">;
