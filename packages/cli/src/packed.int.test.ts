@@ -116,6 +116,12 @@ it("npx mailstop serve runs the embedded monolith from the installed package: it
   expect(((await check.json()) as { project: { key: string } }).project.key).toBe("local");
 });
 
+it("npx mailstop keys create names the running mailstop to stop first (its data directory is PGlite's, one process)", async () => {
+  const refused = await run("npx", ["mailstop", "keys", "create", "--project", "local"], { cwd: project, env: { MAILSTOP_DATA_DIR: join(work, "data") } });
+  expect(refused).toMatchObject({ code: 1, stdout: "" });
+  expect(refused.stderr).toContain("is in use by a running mailstop (pid ");
+});
+
 it.each(["consumer.mjs", "consumer.cjs"])("the installed SDK waits for a message (%s)", async (consumer) => {
   const process_ = spawn(process.execPath, [consumer, uniqueTag("packed")], {
     cwd: project,
