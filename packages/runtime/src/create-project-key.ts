@@ -19,6 +19,8 @@ export class KeysCreateError extends Error {}
 export async function createProjectKey(config: Config, projectKey: string): Promise<IssuedApiKey & { projectId: string }> {
   const { db, release } = openDatabase(config);
   try {
+    // As a start does: a data directory an older mailstop left is brought to the schema this
+    // code writes keys in (safe beside running instances on PostgreSQL, as a start is).
     await migrateToLatest(db);
     const project = await findProjectByKey(db, projectKey);
     if (project === null) throw new KeysCreateError(`no project \`${projectKey}\` in ${where(config)}: check the key (a first start creates \`local\`), or create a project with \`mailstop admin bootstrap\`.`);
