@@ -1,13 +1,14 @@
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 
 /** The repository's root: two folders above this package's `src`. */
 export const REPOSITORY_ROOT = resolve(__dirname, "../../..");
 
-/** The repository's tracked files, relative to its root. */
+/** The repository's tracked files that the working tree has (a deletion not yet committed is gone), relative to its root. */
 export function trackedFiles(root = REPOSITORY_ROOT): string[] {
-  return execFileSync("git", ["ls-files", "-z"], { cwd: root, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 }).split("\0").filter((file) => file !== "");
+  const listed = execFileSync("git", ["ls-files", "-z"], { cwd: root, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 }).split("\0");
+  return listed.filter((file) => file !== "" && existsSync(join(root, file)));
 }
 
 const RELATIVE_IMPORT = [
