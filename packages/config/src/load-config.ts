@@ -24,6 +24,8 @@ export interface Config {
   captureClientHost: string;
   abuseContact: string;
   dnsServers: string[] | null;
+  /** The caniemail clients (globs allowed) a message's HTML is checked against. */
+  htmlClients: string[];
   adminToken: string | null;
   bootstrapApiKey: string | null;
   bootstrapSmtpPassword: string | null;
@@ -113,6 +115,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     captureClientHost: raw.MAILSTOP_CAPTURE_HOST ?? (WILDCARD_HOSTS.has(raw.MAILSTOP_HOST) ? "localhost" : raw.MAILSTOP_HOST),
     abuseContact: raw.MAILSTOP_ABUSE_CONTACT ?? `abuse@${sharedDomain}`,
     dnsServers: raw.MAILSTOP_DNS_SERVERS ?? null,
+    htmlClients: raw.MAILSTOP_HTML_CLIENTS,
     adminToken: raw.MAILSTOP_ADMIN_TOKEN ?? null,
     bootstrapApiKey: raw.MAILSTOP_BOOTSTRAP_API_KEY ?? null,
     bootstrapSmtpPassword: raw.MAILSTOP_BOOTSTRAP_SMTP_PASSWORD ?? null,

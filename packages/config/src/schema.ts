@@ -1,5 +1,5 @@
 import { port, str } from "envalid";
-import { adminToken, bootstrapApiKey, bootstrapSmtpPassword, cidrList, domainName, engineUrl, hostPortList, nonNegativeInt, origin, positiveInt, secondsList, secretsKey } from "./validators";
+import { adminToken, bootstrapApiKey, bootstrapSmtpPassword, cidrList, domainName, emailClientList, engineUrl, hostPortList, nonNegativeInt, origin, positiveInt, secondsList, secretsKey } from "./validators";
 
 /**
  * Every environment variable mailstop reads, grouped by the part of the product that uses it.
@@ -48,7 +48,7 @@ export const CONFIG_GROUPS = {
       desc: "Published capture relay host (default capture.<shared domain>). Also the host given with SMTP credentials when set; unset, those name the listener's own address (MAILSTOP_HOST, localhost for a wildcard), which a client can reach.",
     }),
     MAILSTOP_ABUSE_CONTACT: str({ default: undefined, desc: "Abuse contact address in the abuse document (default abuse@<shared domain>)." }),
-    MAILSTOP_DNS_SERVERS: hostPortList({ default: undefined, desc: "Comma-separated host:port resolvers used to verify custom domains (default: the system's)." }),
+    MAILSTOP_DNS_SERVERS: hostPortList({ default: undefined, desc: "Comma-separated host:port resolvers used to verify custom domains and to check a message's DKIM, SPF, DMARC and ARC (default: the system's)." }),
   },
   admin: {
     MAILSTOP_ADMIN_TOKEN: adminToken({ default: undefined, desc: "Enables /admin/v1 when set (at least 32 characters); unset, admin routes answer 404." }),
@@ -62,6 +62,10 @@ export const CONFIG_GROUPS = {
     DATABASE_URL: engineUrl(["postgres:", "postgresql:"])({ default: undefined, desc: "PostgreSQL connection URL." }),
     REDIS_URL: engineUrl(["redis:", "rediss:"])({ default: undefined, desc: "Redis URL (pub/sub, BullMQ, rate limits, wait slots)." }),
     MAILSTOP_JOB_LOCK_MS: positiveInt({ default: 30_000, desc: "How long a worker's claim on a job lasts; a crashed worker's jobs are retried after it expires." }),
+    MAILSTOP_HTML_CLIENTS: emailClientList({
+      default: ["gmail.desktop-webmail", "outlook.windows", "outlook.outlook-com", "apple-mail.macos", "apple-mail.ios", "yahoo.desktop-webmail"],
+      desc: "Comma-separated caniemail clients (family.platform, globs allowed: outlook.*) a message's HTML is checked against, in its checks.html.",
+    }),
     MAILSTOP_PARSER_CONCURRENCY: positiveInt({ default: 32, desc: "Parse jobs one parser process runs at once; the work mostly waits on the object store and database." }),
     MAILSTOP_PARSER_THREAD: str({
       choices: ["auto", "on", "off"] as const,

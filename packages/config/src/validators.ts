@@ -74,6 +74,15 @@ export const hostPortList = makeValidator<string[]>((raw) => {
   return entries;
 });
 
+export const emailClientList = makeValidator<string[]>((raw) => {
+  const entries = raw.split(",").map((entry) => entry.trim()).filter(Boolean);
+  for (const entry of entries) {
+    if (!/^[a-z0-9*-]+\.[a-z0-9*-]+$/.test(entry)) throw new Error(`must be a comma-separated list of caniemail clients (family.platform: gmail.desktop-webmail, outlook.*), got "${entry}"`);
+  }
+  if (entries.length === 0) throw new Error("must name at least one email client");
+  return entries;
+});
+
 export const cidrList = makeValidator<string[]>((raw) => {
   const entries = raw.split(",").map((entry) => entry.trim()).filter(Boolean);
   for (const entry of entries) {

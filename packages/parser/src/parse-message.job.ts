@@ -16,6 +16,9 @@ import {
   storeMessageBatch,
 } from "@mailstop/db";
 import { type Delivery, JOB_OPTIONS, type ParseMessageJob, PermanentJobError, type PublishArrivalJob } from "@mailstop/messaging";
+import type { AuthenticationCheck } from "@mailstop/db";
+import { checkAuthentication } from "./checks/authentication";
+import { checkHtmlSupport } from "./checks/html-support";
 import { type StoredParts, buildContent, headerBlock, storable, unparsedContent } from "./content";
 import type { ParserDeps } from "./deps";
 import { HeaderLimiter, readHeaderBlock } from "./header-limiter";
@@ -174,11 +177,25 @@ async function parseDelivery(deps: ParserDeps, job: ParseMessageJob, delivery: D
     return unreadableContent(deps, job, delivery, attempt, error);
   }
   const stored = await storeParts(deps, delivery, transactionId, { text: read.text, html: read.html, headers: headerBlock(read) });
-  return buildContent(
+  const content = buildContent(
     read,
     stored,
     read.attachments.map((attachment) => ({ ...attachment, blobKey: blobKeys.attachment(delivery.project_id, transactionId, attachment.position) })),
   );
+  return { ...content, checks: { authentication: null, html: checkHtmlSupport(read.html, deps.config.htmlClients) } };
+}
+
+/**
+ * The transaction's authentication (DKIM, SPF, DMARC, ARC), from its raw source and the
+ * connection the edge recorded, checked once for all its deliveries while they are parsed.
+ * Never rejects (a DNS that does not answer in time is temperror): null when the raw source
+ * cannot be read, and the parse finds out why.
+ */
+async function authenticateTransaction(deps: ParserDeps, job: ParseMessageJob, attempt: number): Promise<AuthenticationCheck | null> {
+  const raw = await rawSource(deps, job, job.deliveries[0]!, attempt).catch(() => null);
+  if (raw === null) return null;
+  const connection = { address: job.client_address ?? null, helo: job.client_helo ?? null, mailFrom: job.envelope_from };
+  return checkAuthentication(raw, connection, deps.config.dnsServers);
 }
 
 /**
@@ -263,6 +280,7 @@ export function parseMessageJob(deps: ParserDeps) {
   const batcher = new StoreBatcher((inputs) => storeMessageBatch(deps.db, inputs));
   return async (job: ParseMessageJob, attempt = 1): Promise<void> => {
     const receivedAt = new Date(job.received_at);
+    const authentication = authenticateTransaction(deps, job, attempt);
     for (const [index, delivery] of job.deliveries.entries()) {
       // Parsed first: a transaction whose raw source is gone must not leave capture inboxes behind.
       const content = await parseOrFallBack(deps, job, delivery, attempt);
@@ -275,7 +293,9 @@ export function parseMessageJob(deps: ParserDeps) {
       const recipients = await Promise.all(
         delivery.recipients.map(async (recipient) => ({ ...recipient, inboxId: recipient.inbox_id ?? (await captureInbox(deps, delivery, recipient.address)) })),
       );
-      const input = (content: ParsedContent): StoreMessageInput => ({
+      // Awaited only now: it ran while the source was parsed. Every content stored, a raw-only one too, carries it.
+      const authenticated = await authentication;
+      const input = (parsed: ParsedContent): StoreMessageInput => ({
         projectId: delivery.project_id,
         kind: job.kind,
         rawKey: delivery.raw_key,
@@ -284,11 +304,11 @@ export function parseMessageJob(deps: ParserDeps) {
         receivedAt,
         metric: job.kind === "captured" ? METRICS.captured : METRICS.received,
         periodStart: periodStart(receivedAt),
-        content,
+        content: { ...parsed, checks: { authentication: authenticated, html: parsed.checks?.html ?? null } },
         copies: recipients.map((recipient) => ({
           inboxId: recipient.inboxId,
           newMessageId: newId("message"),
-          newAttachmentIds: content.attachments.map(() => newId("attachment")),
+          newAttachmentIds: parsed.attachments.map(() => newId("attachment")),
           envelopeTo: recipient.address,
           visibleAt: recipient.sim === "delay" ? new Date(receivedAt.getTime() + deps.config.smtp.simDelayMs) : receivedAt,
           complaint: recipient.sim === "complaint",

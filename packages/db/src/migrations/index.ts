@@ -15,6 +15,7 @@ import * as createStorageUsage from "./2026_11_27_000100_create_storage_usage";
 import * as indexWebhookDeliveriesSubject from "./2026_11_28_000100_index_webhook_deliveries_subject";
 import * as createIngestReservations from "./2026_11_28_000200_create_ingest_reservations";
 import * as ledgerConnectionFacts from "./2026_11_29_000100_ledger_connection_facts";
+import * as messageChecks from "./2026_11_29_000200_message_checks";
 
 /**
  * Every migration, in order. A static index (not a folder scan) so bundlers and the
@@ -37,4 +38,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   "2026_11_28_000100_index_webhook_deliveries_subject": indexWebhookDeliveriesSubject,
   "2026_11_28_000200_create_ingest_reservations": createIngestReservations,
   "2026_11_29_000100_ledger_connection_facts": ledgerConnectionFacts,
+  "2026_11_29_000200_message_checks": messageChecks,
 };

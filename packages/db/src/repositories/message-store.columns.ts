@@ -72,6 +72,7 @@ const MESSAGE_COLUMN_SOURCES = {
   links: source("jsonb", ({ content }) => content.links),
   parse_error: source("text", ({ content }) => content.parseError),
   parse_warnings: source("text[]", ({ content }) => content.parseWarnings),
+  checks: source("jsonb", ({ content }) => content.checks ?? null),
   complaint: copy("boolean", (c) => c.complaint),
   received_at: source("timestamptz", (input) => input.receivedAt),
   visible_at: copy("timestamptz", (c) => c.visibleAt),

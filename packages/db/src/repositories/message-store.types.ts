@@ -1,4 +1,4 @@
-import type { Labels, MessageAddress, MessageLink, MessageParts } from "../tables";
+import type { Labels, MessageAddress, MessageChecks, MessageLink, MessageParts } from "../tables";
 
 // The store's input and output, apart from the repository so that its column lists
 // (message-store.columns.ts) and the repository both depend on them, not on each other.
@@ -23,6 +23,8 @@ export interface ParsedContent {
   parseError: string | null;
   /** What could not be read of the message (caps hit, an unparseable source); empty for a clean parse. */
   parseWarnings: string[];
+  /** What the parser checked of the source (authentication, HTML support); absent or null when unchecked. */
+  checks?: MessageChecks | null | undefined;
   attachments: { position: number; filename: string | null; contentType: string; contentId: string | null; size: number; blobKey: string }[];
 }
 

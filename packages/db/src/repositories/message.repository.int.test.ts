@@ -145,6 +145,7 @@ describe("a message with every column given", () => {
       links: content.links,
       parse_error: "a part could not be decoded",
       parse_warnings: ["too_many_addresses", "truncated_parts"],
+      checks: null,
       complaint: true,
       received_at: receivedAt,
       visible_at: visibleAt,

@@ -20,6 +20,32 @@ export interface MessageLink {
  */
 export type MessageParts = Partial<Record<"text" | "html" | "headers", { key?: string; size: number }>>;
 
+/** The RFC result words (RFC 8601, 7208, 7489) of one DKIM signature, SPF and DMARC. */
+export type DkimResult = "pass" | "fail" | "neutral" | "policy" | "temperror" | "permerror" | "none";
+export type SpfResult = "pass" | "fail" | "softfail" | "neutral" | "none" | "temperror" | "permerror";
+export type DmarcResult = "pass" | "fail" | "none" | "temperror" | "permerror";
+
+/** A message's authentication, checked by the parser from its raw source and the connection it came over. */
+export interface AuthenticationCheck {
+  status: "pass" | "fail" | "none" | "temperror";
+  dkim: { domain: string; selector: string; result: DkimResult; aligned: boolean }[];
+  spf: { domain: string | null; result: SpfResult };
+  dmarc: { domain: string | null; policy: "none" | "quarantine" | "reject" | null; result: DmarcResult };
+  arc: { result: string };
+}
+
+/** The features of a message's HTML part that the configured mail clients do not, or only partly, support. */
+export interface HtmlCheck {
+  status: "ok" | "warnings" | "none";
+  issues: { feature: string; title: string; level: "unsupported" | "partial"; clients: string[]; count: number }[];
+}
+
+/** What the parser checked of a message; each null when it could not be computed. */
+export interface MessageChecks {
+  authentication: AuthenticationCheck | null;
+  html: HtmlCheck | null;
+}
+
 export interface MessagesTable {
   id: string;
   project_id: string;
@@ -53,6 +79,8 @@ export interface MessagesTable {
   parse_error: string | null;
   /** What the parser could not read of this message (the names of docs/messages-and-matching.md "Broken and hostile mail"): `truncated_parts`, `header_too_large`, `unparseable`, … */
   parse_warnings: ColumnType<string[], string[] | undefined, string[]>;
+  /** What the parser checked (authentication, HTML support); null on messages stored before it did. */
+  checks: ColumnType<MessageChecks | null, string | null | undefined, string | null>;
   complaint: Generated<boolean>;
   received_at: Date;
   visible_at: Date;
@@ -95,6 +123,7 @@ const MESSAGE_COLUMN_SET: Record<keyof MessagesTable, true> = {
   links: true,
   parse_error: true,
   parse_warnings: true,
+  checks: true,
   complaint: true,
   received_at: true,
   visible_at: true,
