@@ -31,6 +31,7 @@ import { listInboxesRoute } from "./routes/inboxes/list-inboxes.route";
 import { deleteMessageRoute } from "./routes/messages/delete-message.route";
 import { getAttachmentRoute } from "./routes/messages/get-attachment.route";
 import { getMessageBodyRoute } from "./routes/messages/get-message-body.route";
+import { getMessageChecksRoute } from "./routes/messages/get-message-checks.route";
 import { getMessageRoute } from "./routes/messages/get-message.route";
 import { listMessagesRoute } from "./routes/messages/list-messages.route";
 import { abuseRoute } from "./routes/meta/abuse.route";
@@ -73,6 +74,7 @@ export function apiHttpContributions(deps: ApiDeps): HttpContribution[] {
         listMessagesRoute(deps),
         getMessageRoute(deps),
         getMessageBodyRoute(deps),
+        getMessageChecksRoute(deps),
         getAttachmentRoute(deps),
         deleteMessageRoute(deps),
         createDomainRoute(deps),

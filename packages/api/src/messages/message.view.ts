@@ -3,6 +3,7 @@ import { INLINE_PART_MAX_BYTES, MailstopError } from "@mailstop/core";
 import type { MessageRecord } from "@mailstop/db";
 import type { PublicComponents } from "@mailstop/openapi";
 import { safeFilename } from "./attachment-filename";
+import { checkStatuses } from "./message-checks.view";
 
 export type MessageView = PublicComponents["schemas"]["MessageView"];
 type BodySlice = PublicComponents["schemas"]["BodySlice"];
@@ -103,5 +104,6 @@ export async function toMessageView(record: MessageRecord, options: ViewOptions)
     })),
     body,
     parse_warnings: record.parseWarnings,
+    checks: checkStatuses(record),
   };
 }

@@ -54,6 +54,7 @@ const fullyPopulated: MessageView = {
     headers: slice("headers", "Subject: Welcome\r\n"),
   },
   parse_warnings: ["header_too_large"],
+  checks: { authentication: "none", html: "ok", links: "not_checked", spam: "not_configured" },
 };
 
 const sparse: MessageView = {
@@ -75,6 +76,7 @@ const sparse: MessageView = {
   attachments: [{ id: "att_01sparse", filename: null, content_type: "application/octet-stream", size: 0, url: `${ORIGIN}/v1/messages/msg_01sparse/attachments/att_01sparse` }],
   body: { text: { preview: "", size: 0, truncated: false, url: null } },
   parse_warnings: [],
+  checks: { authentication: null, html: null, links: "not_checked", spam: "not_configured" },
 };
 
 describe("the matched wait's hand-built body", () => {

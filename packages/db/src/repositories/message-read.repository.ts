@@ -151,6 +151,7 @@ function toRecord(row: ReadableRow): MessageRecord {
     links: row.links,
     parseError: row.parse_error,
     parseWarnings: row.parse_warnings,
+    checks: row.checks,
     complaint: row.complaint,
     receivedAt: row.received_at,
     visibleAt: row.visible_at,

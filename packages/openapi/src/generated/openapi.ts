@@ -362,6 +362,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/messages/{id}/checks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a message's checks
+         * @description What mailstop checked of the message: its `authentication` (DKIM, SPF, DMARC, ARC,
+         *     computed by the parser before the message was stored, from the raw source and the
+         *     connection it came over), its `html` support across the mail clients of
+         *     `MAILSTOP_HTML_CLIENTS` (caniemail data), its `links` (not checked until asked) and its
+         *     `spam` score (from spamd at `MAILSTOP_SPAMD`, `not_configured` without one).
+         *     `authentication` and `html` are null on a message stored before mailstop checked them.
+         *     Unknown, expired and erased messages all give 404 `message_not_found`.
+         */
+        get: operations["getMessageChecks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/messages/{id}/attachments/{attachmentId}": {
         parameters: {
             query?: never;
@@ -1187,6 +1213,95 @@ export interface components {
                 raw?: components["schemas"]["BodySlice"];
                 headers?: components["schemas"]["BodySlice"];
             };
+            checks: components["schemas"]["MessageCheckStatuses"];
+        };
+        /** @description Each check's `status` (the whole checks at `GET /v1/messages/{id}/checks`); null where the message was stored before mailstop checked it. */
+        MessageCheckStatuses: {
+            /** @enum {string|null} */
+            authentication: "pass" | "fail" | "none" | "temperror" | null;
+            /** @enum {string|null} */
+            html: "ok" | "warnings" | "none" | null;
+            /** @enum {string} */
+            links: "not_checked" | "ok" | "broken";
+            /** @enum {string} */
+            spam: "not_configured" | "ham" | "spam" | "error";
+        };
+        MessageChecks: {
+            /** @description The message's id (`msg_…`). */
+            message_id: string;
+            authentication: components["schemas"]["AuthenticationCheck"] | null;
+            html: components["schemas"]["HtmlCheck"] | null;
+            links: components["schemas"]["LinkCheck"];
+            spam: components["schemas"]["SpamCheck"];
+        };
+        /** @description DKIM, SPF, DMARC and ARC in the RFC result words (RFC 8601, 7208, 7489). `status` is `pass` when DMARC passes, or when there is no DMARC record and an aligned DKIM signature passes; `fail` when DMARC fails or every signature fails; `temperror` when DNS did not answer in time; `none` otherwise (nothing signed and no policy applies). */
+        AuthenticationCheck: {
+            /** @enum {string} */
+            status: "pass" | "fail" | "none" | "temperror";
+            /** @description One entry per DKIM-Signature; empty for an unsigned message. A signature whose key record does not exist is `permerror`. */
+            dkim: {
+                domain: string;
+                selector: string;
+                /** @enum {string} */
+                result: "pass" | "fail" | "neutral" | "policy" | "temperror" | "permerror" | "none";
+                /** @description The signing domain aligns with the From domain (relaxed, as DMARC). */
+                aligned: boolean;
+            }[];
+            spf: {
+                /** @description The MAIL FROM domain (the HELO name for an empty MAIL FROM). */
+                domain: string | null;
+                /** @enum {string} */
+                result: "pass" | "fail" | "softfail" | "neutral" | "none" | "temperror" | "permerror";
+            };
+            dmarc: {
+                /** @description The From domain's organisational domain. */
+                domain: string | null;
+                /** @enum {string|null} */
+                policy: "none" | "quarantine" | "reject" | null;
+                /** @enum {string} */
+                result: "pass" | "fail" | "none" | "temperror" | "permerror";
+            };
+            arc: {
+                /** @description The ARC chain's validation (pass, fail, none, temperror…). */
+                result: string;
+            };
+        };
+        /** @description The HTML part's features (CSS properties and at-rules, HTML elements and attributes) that a client of `MAILSTOP_HTML_CLIENTS` does not support or supports in part, from the caniemail data; the first 32 KiB of the part are read. `none` when there is no HTML part. */
+        HtmlCheck: {
+            /** @enum {string} */
+            status: "ok" | "warnings" | "none";
+            issues: {
+                /** @description The caniemail feature (`css-display-flex`). */
+                feature: string;
+                /** @description Its title in caniemail (`display:flex`). */
+                title: string;
+                /** @enum {string} */
+                level: "unsupported" | "partial";
+                /** @description The clients concerned (`outlook.windows`). */
+                clients: string[];
+                /** @description How many times the part uses the feature. */
+                count: number;
+            }[];
+        };
+        /** @description The links are checked only when asked; until then `not_checked`. */
+        LinkCheck: {
+            /** @enum {string} */
+            status: "not_checked" | "ok" | "broken";
+            /** Format: date-time */
+            checked_at: string | null;
+            results: {
+                [key: string]: unknown;
+            }[];
+        };
+        /** @description The spam score from spamd at `MAILSTOP_SPAMD`; `not_configured` when it is unset. */
+        SpamCheck: {
+            /** @enum {string} */
+            status: "not_configured" | "ham" | "spam" | "error";
+            score: number | null;
+            threshold: number | null;
+            rules: {
+                [key: string]: unknown;
+            }[];
         };
         MessageList: {
             data: components["schemas"]["MessageView"][];
@@ -2230,6 +2345,38 @@ export interface operations {
                     "text/plain": string;
                     "text/html": string;
                     "message/rfc822": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getMessageChecks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A message id (`msg_…`). */
+                id: components["parameters"]["MessageId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The message's checks. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageChecks"];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -62,6 +62,7 @@ describe("GET /v1/messages/{id}", () => {
           },
         },
         parse_warnings: [],
+        checks: { authentication: "none", html: "none", links: "not_checked", spam: "not_configured" },
       });
     });
 
@@ -118,6 +119,44 @@ describe("GET /v1/messages/{id}", () => {
       const error = expectError(await get(`/v1/messages/${newId("message")}`, writer.apiKey), { status: 403, code: "insufficient_scope", retryable: false });
       expect(error.details).toEqual({ required_scope: "messages:read" });
     });
+  });
+});
+
+describe("GET /v1/messages/{id}/checks", () => {
+  const HTML = '<html><head><style>.row{display:flex}</style></head><body><div class="row" style="position:absolute">hi</div></body></html>';
+
+  it("returns the checks the parser stored (authentication, HTML support), links not checked and spam not configured; the view carries their statuses", async () => {
+    const inbox = await createInbox();
+    const id = await deliver(inbox, { subject: `Checks ${newId("message")}`, text: "hi", html: HTML });
+    const { status, json } = await get(`/v1/messages/${id}/checks`);
+    expect(status).toBe(200);
+    expect(json).toEqual({
+      message_id: id,
+      // Unsigned, from a domain without SPF or DMARC records (.example names never resolve).
+      authentication: { status: "none", dkim: [], spf: { domain: "acme.example", result: "none" }, dmarc: { domain: "acme.example", policy: null, result: "none" }, arc: { result: "none" } },
+      html: {
+        status: "warnings",
+        issues: expect.arrayContaining([
+          { feature: "css-display-flex", title: "display:flex", level: "unsupported", clients: expect.arrayContaining(["outlook.windows"]), count: 1 },
+          expect.objectContaining({ title: "position", level: "unsupported", clients: expect.arrayContaining(["gmail.desktop-webmail", "outlook.windows"]) }),
+        ]),
+      },
+      links: { status: "not_checked", checked_at: null, results: [] },
+      spam: { status: "not_configured", score: null, threshold: null, rules: [] },
+    });
+    expect((await get(`/v1/messages/${id}`)).json.checks).toEqual({ authentication: "none", html: "warnings", links: "not_checked", spam: "not_configured" });
+  });
+
+  it("gives message_not_found as a message read does, and needs messages:read", async () => {
+    const other = await server.bootstrap();
+    const theirs = await createInbox(uniqueTag("theirs"), other);
+    const id = await deliver(theirs, { subject: `Theirs ${newId("message")}`, text: "x" });
+    expectError(await get(`/v1/messages/${id}/checks`), NOT_FOUND);
+    expectError(await get(`/v1/messages/${newId("message")}/checks`), NOT_FOUND);
+    expect((await get(`/v1/messages/${id}/checks`, other.apiKey)).status).toBe(200);
+    const writer = await server.bootstrap({ scopes: ["inboxes:write"] });
+    const error = expectError(await get(`/v1/messages/${id}/checks`, writer.apiKey), { status: 403, code: "insufficient_scope", retryable: false });
+    expect(error.details).toEqual({ required_scope: "messages:read" });
   });
 });
 
