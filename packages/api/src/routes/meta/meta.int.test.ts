@@ -29,6 +29,7 @@ const DOCUMENTED_ROUTES: ReadonlyArray<[method: string, path: string, scope: str
   ["get", "/v1/messages", "messages:read", "read"],
   ["get", "/v1/messages/{id}", "messages:read", "read"],
   ["get", "/v1/messages/{id}/body", "messages:read", "read"],
+  ["get", "/v1/messages/{id}/checks", "messages:read", "read"],
   ["get", "/v1/messages/{id}/attachments/{attachmentId}", "messages:read", "read"],
   ["delete", "/v1/messages/{id}", "messages:delete", "write"],
   ["get", "/stream/v1/inboxes/{id}/events", "messages:read", undefined],
