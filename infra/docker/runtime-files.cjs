@@ -30,15 +30,20 @@ const TEST_FILE = /\.(test|int\.test|engines\.test)\.tsx?$/;
  * PGlite's extension tarballs (mailstop loads no extension), xml2js's js_of_ocaml build (its
  * `main` is lib/xml2js.js) and swagger-ui-dist's builds but the one the api serves
  * (swagger-ui-bundle.js, with swagger-ui.css). Beside these, esmTwins() drops a package's
- * ES-module build where its CommonJS build stands on its own. `*.mjs` stays: some packages'
+ * ES-module build where its CommonJS build stands on its own, unless an ES-module package
+ * imports it (caniemail imports @adobe/css-tools: `import` resolves to its ES-module build). `*.mjs` stays: some packages'
  * `require` targets are .mjs (async-function). The one-liner test and `pnpm compose:check`
  * run the image that results.
  */
 const PRUNED = [
   /\.(map|d\.ts|d\.cts|d\.mts|ts|mts|cts|md|markdown)$/i,
-  /\/(esm|es6|amd|global|cjs-browser|test|tests|__tests__|example|examples|docs|benchmark|bench)\//,
+  /\/(test|tests|__tests__|example|examples|docs|benchmark|bench)\//,
   /@electric-sql\/pglite\/dist\/[^/]+\.tar\.gz$/,
   /\/xml2js\/lib\/xml2js\.bc\.js$/,
+  // encoding-japanese's browser builds (its `main` is src/index.js); caniemail's second copy of
+  // its data (dist/json.js reads ../data/caniemail.json).
+  /\/encoding-japanese\/encoding(\.min)?\.js$/,
+  /\/caniemail\/dist\/data\//,
   /\/swagger-ui-dist\/swagger-ui(-es-bundle[^/]*|-standalone-preset)?\.js$/,
 ];
 
@@ -59,6 +64,7 @@ function externals() {
 
 const links = new Map(); // symlink path → its target as written
 const folders = new Set(); // real package folders
+const imported = new Set(); // real package folders that an ES-module package imports
 
 /** Node's lookup of package `name` from folder `from`: every node_modules/<name> up the tree. */
 function lookup(from, name) {
@@ -83,23 +89,39 @@ function follow(path) {
   throw new Error(`too many links at ${path}`);
 }
 
-function addPackage(from, name, optional) {
+/**
+ * Dependencies that their dependent declares but never loads: caniemail 2 lists its build's
+ * import-sorting prettier plugin (which brings prettier and Babel, 20 MB) among its
+ * `dependencies`; its dist/ requires neither. The image test and `pnpm compose:check` parse
+ * mail with caniemail loaded.
+ */
+const NEVER_LOADED = new Set(["@trivago/prettier-plugin-sort-imports"]);
+
+/** `byImport`: the dependent is an ES-module package, whose `import` loads the dependency's ES-module build. */
+function addPackage(from, name, optional, byImport) {
+  if (NEVER_LOADED.has(name)) return;
   const found = lookup(from, name);
   if (found === null) {
     if (optional) return;
     throw new Error(`${name} is not installed where ${from} would find it`);
   }
   const real = follow(found);
-  if (folders.has(real)) return;
+  const importedNow = byImport && !imported.has(real);
+  if (importedNow) imported.add(real);
+  if (folders.has(real) && !importedNow) return;
   folders.add(real);
   const manifest = JSON.parse(readFileSync(join(real, "package.json"), "utf8"));
-  for (const dependency of Object.keys(manifest.dependencies ?? {})) addPackage(real, dependency, false);
-  for (const dependency of Object.keys(manifest.optionalDependencies ?? {})) addPackage(real, dependency, true);
+  // Loaded as an ES module (imported, or an ES-module package without a CommonJS build), a
+  // package loads its dependencies with `import` too: their ES-module builds must stay.
+  const esm = imported.has(real) || (manifest.type === "module" && !requireTargets(manifest).some((target) => target.endsWith(".cjs") || target.startsWith("dist/cjs/")));
+  for (const dependency of Object.keys(manifest.dependencies ?? {})) addPackage(real, dependency, false, esm);
+  for (const dependency of Object.keys(manifest.optionalDependencies ?? {})) addPackage(real, dependency, true, esm);
   // Peers that the install provided, where the package finds them.
-  for (const dependency of Object.keys(manifest.peerDependencies ?? {})) addPackage(real, dependency, true);
+  for (const dependency of Object.keys(manifest.peerDependencies ?? {})) addPackage(real, dependency, true, esm);
 }
 
-for (const { from, name } of externals()) addPackage(from, name, false);
+// The bundle requires its externals (CommonJS).
+for (const { from, name } of externals()) addPackage(from, name, false, false);
 
 /** Every string under a `require` condition of a package's `exports` (and its `main`). */
 function requireTargets(manifest) {
@@ -116,13 +138,15 @@ function requireTargets(manifest) {
 }
 
 /**
- * The ES-module twin files of `folder`'s package, which `require` never reaches: `X.js` beside
- * `X.cjs` in a `"type": "module"` package (PGlite, zod), and everything in dist/ outside
+ * The ES-module build of `folder`'s package, which `require` never reaches (none when an
+ * ES-module package imports it): folders `esm/`, `es6/`, `amd/`, `global/`; `X.js` beside
+ * `X.cjs` in a `"type": "module"` package (PGlite, zod), and the code in dist/ outside
  * dist/cjs when every `require` target lies in dist/cjs (hono, kysely, bullmq, the MCP SDK);
  * and the builds its manifest names for bundlers and browsers (`module`, `browser`, `unpkg`,
  * `jsdelivr`) when they are not its `main` (pkijs, encoding-japanese).
  */
 function esmTwins(folder) {
+  if (imported.has(folder)) return () => false;
   const manifest = JSON.parse(readFileSync(join(folder, "package.json"), "utf8"));
   const targets = requireTargets(manifest);
   const cjsOnly = existsSync(join(folder, "dist", "cjs")) && targets.length > 0 && targets.every((target) => target.startsWith("dist/cjs/"));
@@ -135,8 +159,11 @@ function esmTwins(folder) {
   );
   return (source) => {
     const inside = relative(folder, source).split(sep).join("/");
-    if (otherBuilds.has(inside)) return true;
-    if (cjsOnly && inside.startsWith("dist/") && inside !== "dist" && !inside.startsWith("dist/cjs")) return true;
+    // Minified and UMD builds are for browsers and CDNs, unless the package's entry is one.
+    if (/\.(min|umd)\.c?js$|\.umd\.min\.js$/.test(inside) && inside !== main && !targets.includes(inside)) return true;
+    if (otherBuilds.has(inside) || /(^|\/)(esm|es6|amd|global|cjs-browser)\//.test(`${inside}/`)) return true;
+    // Code only: data beside it (nodemailer's dist/well-known/*.json) is read by the CommonJS build too.
+    if (cjsOnly && inside.startsWith("dist/") && !inside.startsWith("dist/cjs") && /\.m?js$/.test(inside)) return true;
     return manifest.type === "module" && inside.endsWith(".js") && existsSync(source.replace(/\.js$/, ".cjs"));
   };
 }

@@ -114,9 +114,9 @@ function present(image: string, log: Log): boolean {
  * Makes every upstream image available in this engine: present or pulled, else a stand-in
  * tagged with its name. Returns the upstream names that are stand-ins.
  */
-export async function ensureUpstreamImages(log: Log): Promise<{ image: string; standIn: string }[]> {
+export async function ensureUpstreamImages(log: Log, which: "all" | "node" = "all"): Promise<{ image: string; standIn: string }[]> {
   const { node, compose } = upstreamImages();
-  const missing = [node, ...compose].filter((image) => !present(image, log));
+  const missing = (which === "node" ? [node] : [node, ...compose]).filter((image) => !present(image, log));
   if (missing.length === 0) return [];
   await buildBase(log);
   await buildNodeBase(log);
