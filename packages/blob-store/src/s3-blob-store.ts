@@ -6,6 +6,8 @@ import { attachmentDisposition } from "./content-disposition";
 
 export interface S3Settings {
   endpoint: string;
+  /** The endpoint as clients reach it, for presigned URLs; null: `endpoint`. */
+  publicEndpoint?: string | null;
   accessKey: string | null;
   secretKey: string | null;
   bucket: string;
@@ -50,24 +52,30 @@ async function* partsOf(body: Readable): AsyncGenerator<Buffer> {
 /** The BlobStore over any S3 server (MinIO, AWS S3, R2, s3rver) through the minio client. */
 export class S3BlobStore implements BlobStore {
   private readonly client: Client;
+  /** Signs download URLs for the endpoint clients reach (signing needs no request: the region is set). */
+  private readonly signer: Client;
   private readonly bucket: string;
   private readonly region: string;
 
   constructor(settings: S3Settings) {
-    const url = new URL(settings.endpoint);
     // Required here: a process on the directory store never loads minio and its dependencies
     // (≈ 6 MB of its memory).
     const { Client } = require("minio") as typeof import("minio");
-    this.client = new Client({
-      endPoint: url.hostname,
-      port: url.port === "" ? undefined : Number(url.port),
-      useSSL: url.protocol === "https:",
-      accessKey: settings.accessKey ?? "",
-      secretKey: settings.secretKey ?? "",
-      region: settings.region,
-      // Path-style addressing works with every S3 server; virtual hosts need DNS per bucket.
-      pathStyle: true,
-    });
+    const clientFor = (endpoint: string) => {
+      const url = new URL(endpoint);
+      return new Client({
+        endPoint: url.hostname,
+        port: url.port === "" ? undefined : Number(url.port),
+        useSSL: url.protocol === "https:",
+        accessKey: settings.accessKey ?? "",
+        secretKey: settings.secretKey ?? "",
+        region: settings.region,
+        // Path-style addressing works with every S3 server; virtual hosts need DNS per bucket.
+        pathStyle: true,
+      });
+    };
+    this.client = clientFor(settings.endpoint);
+    this.signer = settings.publicEndpoint ? clientFor(settings.publicEndpoint) : this.client;
     this.bucket = settings.bucket;
     this.region = settings.region;
   }
@@ -194,7 +202,7 @@ export class S3BlobStore implements BlobStore {
     if (options.contentType) headers["response-content-type"] = options.contentType;
     if (options.filename) headers["response-content-disposition"] = attachmentDisposition(options.filename);
     try {
-      return await this.client.presignedGetObject(this.bucket, key, ttlSeconds, headers);
+      return await this.signer.presignedGetObject(this.bucket, key, ttlSeconds, headers);
     } catch (error) {
       throw storageUnavailable("sign a download", error);
     }

@@ -39,7 +39,7 @@ export interface Config {
   dataDir: string;
   /** MAILSTOP_MIN_FREE_DISK_MB in bytes: the free space the embedded monolith keeps under MAILSTOP_DATA_DIR (0: no check). */
   minFreeDiskBytes: number;
-  s3: { endpoint: string; accessKey: string | null; secretKey: string | null; bucket: string; region: string } | null;
+  s3: { endpoint: string; publicEndpoint: string | null; accessKey: string | null; secretKey: string | null; bucket: string; region: string } | null;
   smtp: { port: number; capturePort: number; capturePublicPort: number; maxMessageBytes: number; simDelayMs: number; tls: { certFile: string; keyFile: string } | null };
   reapIntervalSeconds: number;
   /** The accept ledger's repair: how old an open transaction is before its job is queued again. */
@@ -130,7 +130,14 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     s3:
       s3Endpoint === undefined
         ? null
-        : { endpoint: s3Endpoint, accessKey: raw.S3_ACCESS_KEY ?? null, secretKey: raw.S3_SECRET_KEY ?? null, bucket: raw.S3_BUCKET, region: raw.S3_REGION },
+        : {
+            endpoint: s3Endpoint,
+            publicEndpoint: raw.S3_PUBLIC_ENDPOINT ?? null,
+            accessKey: raw.S3_ACCESS_KEY ?? null,
+            secretKey: raw.S3_SECRET_KEY ?? null,
+            bucket: raw.S3_BUCKET,
+            region: raw.S3_REGION,
+          },
     smtp: {
       port: raw.MAILSTOP_SMTP_PORT,
       capturePort: raw.MAILSTOP_CAPTURE_PORT,

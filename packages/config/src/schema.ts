@@ -81,6 +81,10 @@ export const CONFIG_GROUPS = {
     S3_SECRET_KEY: str({ default: undefined, desc: "Object store secret key." }),
     S3_BUCKET: str({ default: "mailstop", desc: "Bucket holding raw messages, parts and attachments (created when missing)." }),
     S3_REGION: str({ default: "us-east-1", desc: "Object store region." }),
+    S3_PUBLIC_ENDPOINT: engineUrl(["http:", "https:"])({
+      default: undefined,
+      desc: "The object store's endpoint as clients reach it, for the presigned download URLs the API gives (docker compose: http://localhost:9000, where S3_ENDPOINT is http://minio:9000). Default: S3_ENDPOINT.",
+    }),
   },
   smtp: {
     MAILSTOP_SMTP_PORT: port({ default: 2525, desc: "Receiving edge (MX) listener." }),
