@@ -1,7 +1,8 @@
-import { sql } from "kysely";
+import { type Selectable, sql } from "kysely";
 import type { Db } from "../database";
 import { compiledOnce } from "../compiled-once";
 import type { LedgerDelivery } from "../tables";
+import type { AcceptedTransactionsTable } from "../tables/ledger.table";
 
 /** An SMTP transaction the edge is about to answer 250: what its parse job needs, but the raw bytes. */
 export interface AcceptedTransaction {
@@ -103,16 +104,8 @@ export async function claimOrphanedTransactions(db: Db, startedAt: Date, limit: 
   return rows.map(toAcceptedTransaction);
 }
 
-interface ClaimedRow {
-  id: string;
-  kind: "received" | "captured";
-  size: number;
-  envelope_from: string | null;
-  client_address: string | null;
-  client_helo: string | null;
-  deliveries: LedgerDelivery[];
-  accepted_at: Date;
-}
+/** What a claim returns of a ledger row: every column its parse job needs. */
+type ClaimedRow = Pick<Selectable<AcceptedTransactionsTable>, "id" | "kind" | "size" | "envelope_from" | "client_address" | "client_helo" | "deliveries" | "accepted_at">;
 
 function toAcceptedTransaction(row: ClaimedRow): AcceptedTransaction {
   return {
