@@ -83,6 +83,15 @@ describeWithEngine("the image on its own (docker run)", () => {
     expect(appLayerBytes(tag, node)).toBeLessThanOrEqual(60e6);
   });
 
+  it("keeps no build argument in its history or configuration (the registry's certificate authorities were one)", () => {
+    const history = docker(["history", "--no-trunc", "--format", "{{.CreatedBy}}", tag]).stdout;
+    const config = docker(["image", "inspect", "--format", "{{json .Config}}", tag]).stdout;
+    for (const text of [history, config]) {
+      expect(text).not.toContain("BEGIN CERTIFICATE");
+      expect(text).not.toContain("BUILD_EXTRA_CA_CERTS");
+    }
+  });
+
   it("runs the monolith from the one-liner: serves HTTP and SMTP, prints its credentials, answers its HEALTHCHECK, as a non-root user", async () => {
     const name = `${volume}-run`;
     runDetached(name, []);
