@@ -29,7 +29,9 @@ const CAPTURE = HTTP + 2000;
 async function until<T>(what: string, deadlineMs: number, probe: () => Promise<T | null | undefined> | T | null | undefined): Promise<T> {
   const deadline = Date.now() + deadlineMs;
   for (;;) {
-    const value = await Promise.resolve(probe()).catch(() => null);
+    const value = await Promise.resolve()
+      .then(probe)
+      .catch(() => null);
     if (value !== null && value !== undefined) return value;
     if (Date.now() > deadline) throw new Error(`${what}: not within ${deadlineMs / 1000} s`);
     await new Promise((resolve) => setTimeout(resolve, 250));
@@ -95,7 +97,7 @@ describeWithEngine("the image on its own (docker run)", () => {
   it("runs the monolith from the one-liner: serves HTTP and SMTP, prints its credentials, answers its HEALTHCHECK, as a non-root user", async () => {
     const name = `${volume}-run`;
     runDetached(name, []);
-    await until("/health", 60_000, async () => ((await fetch(`http://127.0.0.1:${HTTP}/health`)).status === 200 ? true : null));
+    await until("/health", 60_000, async () => ((await fetch(`http://127.0.0.1:${HTTP}/health`, { signal: AbortSignal.timeout(5000) })).status === 200 ? true : null));
     expect(await smtpGreeting(SMTP)).toMatch(/^220 /);
     expect(await smtpGreeting(CAPTURE)).toMatch(/^220 /);
     const printed = await until("the credentials in the log", 30_000, () => (/API key \(generated now\): (\S+)/.exec(logs(name)) ? logs(name) : null));
@@ -106,7 +108,7 @@ describeWithEngine("the image on its own (docker run)", () => {
     expect(docker(["exec", name, "id", "-u"]).stdout.trim()).toBe("1000");
     // The Dockerfile's HEALTHCHECK (every 10 s after the start period) reports healthy.
     await until("HEALTHCHECK healthy", 90_000, () => (docker(["inspect", "--format", "{{.State.Health.Status}}", name]).stdout.trim() === "healthy" ? true : null));
-  }, 180_000);
+  }, 300_000);
 
   it("drains on `docker stop` within its grace (exit 0, not killed)", () => {
     const name = `${volume}-run`;
@@ -121,7 +123,7 @@ describeWithEngine("the image on its own (docker run)", () => {
   it("runs with a read-only root filesystem (the data volume and a tmpfs), keeping the data of the first run", async () => {
     const name = `${volume}-ro`;
     runDetached(name, ["--read-only", "--tmpfs", "/tmp"]);
-    await until("/ready", 60_000, async () => ((await fetch(`http://127.0.0.1:${HTTP}/ready`)).status === 200 ? true : null));
+    await until("/ready", 60_000, async () => ((await fetch(`http://127.0.0.1:${HTTP}/ready`, { signal: AbortSignal.timeout(5000) })).status === 200 ? true : null));
     // The volume kept the project: a second start creates no new credentials.
     const output = logs(name);
     expect(output).not.toMatch(/API key \(generated now\)/);
