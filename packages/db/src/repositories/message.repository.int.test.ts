@@ -196,6 +196,7 @@ describe("a message with every column given", () => {
       links: content.links,
       parseError: content.parseError,
       parseWarnings: content.parseWarnings,
+      checks: null,
       complaint: true,
       receivedAt,
       visibleAt,
