@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { type Browser, type BrowserContext, type Frame, type Page, eventually, launchChromium, useTestServer } from "@mailstop/testkit";
+import { type Browser, type BrowserContext, type Frame, type Page, defaultSmtpTransport, eventually, launchChromium, useTestServer } from "@mailstop/testkit";
 
 /**
  * The web inbox viewer (packages/viewer) in Debian's Chromium against a started mailstop:
@@ -186,6 +186,20 @@ describe("reading an inbox in the viewer", () => {
     await shown.filter({ hasText: subjects[1] }).waitFor();
     await page.keyboard.press("ArrowUp");
     await shown.filter({ hasText: subjects[2] }).waitFor();
+  });
+
+  it("searching a recipient the application mailed finds its capture inbox, saying where its mail is filed", async () => {
+    const { page } = await openViewer();
+    const recipient = `newuser.${Date.now().toString(36)}@example.com`;
+    const captureInbox = `${server.project.projectKey}.capture.example.com.${recipient.split("@")[0]}@mailstop.test`;
+    await page.locator('input[name="q"]').fill(recipient);
+    await page.locator('input[name="q"]').press("Enter");
+    await page.locator("#status", { hasText: `Nothing captured for ${recipient} yet: its mail will be filed in ${captureInbox}.` }).waitFor();
+    await defaultSmtpTransport(server.smtp!.capture, { user: server.project.smtp.username, pass: server.project.smtp.password }).sendMail({ from: "app@acme.example", to: recipient, subject: "Welcome", text: "hi" });
+    await eventually(async () => ((await server.request("GET", `/v1/inboxes/${encodeURIComponent(captureInbox)}`)).status === 200 ? true : null), { what: "the capture inbox" });
+    await page.locator('input[name="q"]').press("Enter");
+    await page.locator("button.inbox", { hasText: captureInbox }).waitFor();
+    await page.locator("#status", { hasText: `Mail the capture relay took for ${recipient} is filed in ${captureInbox}.` }).waitFor();
   });
 
   it("says on the sign-in form where the key comes from and how to make a new one", async () => {

@@ -16,6 +16,8 @@ export class ApiError extends Error {
     readonly status: number,
     readonly code: string,
     reason: string,
+    /** The envelope's `details`, when it has any. */
+    readonly details: Record<string, unknown> = {},
   ) {
     super(reason);
   }
@@ -64,7 +66,7 @@ export class Api {
       throw new ApiError(0, "network", "The server did not answer.");
     }
     if (response.ok) return response;
-    const envelope = (await response.json().catch(() => null)) as { error?: { code?: string; reason?: string } } | null;
-    throw new ApiError(response.status, envelope?.error?.code ?? "unknown", envelope?.error?.reason ?? `HTTP ${response.status}`);
+    const envelope = (await response.json().catch(() => null)) as { error?: { code?: string; reason?: string; details?: Record<string, unknown> } } | null;
+    throw new ApiError(response.status, envelope?.error?.code ?? "unknown", envelope?.error?.reason ?? `HTTP ${response.status}`, envelope?.error?.details ?? {});
   }
 }

@@ -81,17 +81,35 @@ function signOut(): void {
 }
 
 /** A query with `@` is an address (one inbox); anything else is a tag prefix. */
+/**
+ * The inbox at an address; for a recipient the application mailed (no inbox of its own), the
+ * capture inbox the API names in its 404 (`details.capture_inbox`), saying so.
+ */
+async function inboxesAt(address: string): Promise<Inbox[]> {
+  try {
+    return [await api!.json<Inbox>("GET", `/v1/inboxes/${encodeURIComponent(address)}`)];
+  } catch (error) {
+    if (!(error instanceof ApiError && error.status === 404)) throw error;
+    const capture = error.details.capture_inbox;
+    if (typeof capture !== "string") return [];
+    try {
+      const inbox = await api!.json<Inbox>("GET", `/v1/inboxes/${encodeURIComponent(capture)}`);
+      say(`Mail the capture relay took for ${address} is filed in ${capture}.`);
+      return [inbox];
+    } catch (missing) {
+      if (!(missing instanceof ApiError && missing.status === 404)) throw missing;
+      say(`Nothing captured for ${address} yet: its mail will be filed in ${capture}.`);
+      return [];
+    }
+  }
+}
+
 async function searchInboxes(query: string, cursor?: string): Promise<void> {
   if (api === null) return;
   let page: Inbox[];
   let next: string | null = null;
   if (query.includes("@")) {
-    try {
-      page = [await api.json<Inbox>("GET", `/v1/inboxes/${encodeURIComponent(query)}`)];
-    } catch (error) {
-      if (!(error instanceof ApiError && error.status === 404)) throw error;
-      page = [];
-    }
+    page = await inboxesAt(query);
   } else {
     const list = await api.json<InboxList>("GET", "/v1/inboxes", { tag_prefix: query || undefined, limit: 50, cursor });
     page = list.data;
