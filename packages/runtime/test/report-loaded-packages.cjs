@@ -1,8 +1,9 @@
 // Preloaded (--require) into a mailstop process by loaded-packages.int.test.ts: on SIGUSR2 it
 // writes the packages the process has loaded so far (from node_modules, by name) to the file
-// LOADED_PACKAGES_FILE names.
+// LOADED_PACKAGES_FILE names, whole or not at all (written aside, then renamed: the test polls
+// for the file and read a half-written one once).
 "use strict";
-const { writeFileSync } = require("node:fs");
+const { renameSync, writeFileSync } = require("node:fs");
 
 process.on("SIGUSR2", () => {
   const names = new Set();
@@ -12,5 +13,7 @@ process.on("SIGUSR2", () => {
     const parts = path.slice(at + "/node_modules/".length).split("/");
     names.add(parts[0].startsWith("@") ? `${parts[0]}/${parts[1]}` : parts[0]);
   }
-  writeFileSync(process.env.LOADED_PACKAGES_FILE, JSON.stringify([...names].sort()));
+  const file = process.env.LOADED_PACKAGES_FILE;
+  writeFileSync(`${file}.partial`, JSON.stringify([...names].sort()));
+  renameSync(`${file}.partial`, file);
 });
