@@ -2,7 +2,7 @@ export { createDatabase, ensureDatabaseExists, inTransaction, isReachable, migra
 export { createEmbeddedDatabase } from "./embedded-database";
 export { isDatabaseUnreachable, isUniqueViolation, sqlState } from "./errors";
 export { GroupCommit, type GroupCommitOptions } from "./group-commit";
-export type { AuthenticationCheck, Database, HtmlCheck, Labels, MessageAddress, MessageChecks, MessageLink, MessageParts } from "./tables";
+export type { AuthenticationCheck, Database, HtmlCheck, LinkCheck, LinkResult, Labels, MessageAddress, MessageChecks, MessageLink, MessageParts, SpamCheck } from "./tables";
 export type { IdPage } from "./repositories/id-page";
 export * from "./repositories/tenancy.repository";
 export * from "./repositories/credential.repository";

@@ -246,6 +246,12 @@ async function main(): Promise<number> {
       if (loaded.status !== 200) throw new Error(`${asset} answered ${loaded.status}`);
       return `page and ${asset}`;
     });
+    await step("a body over the edge's limit: the error envelope", async () => {
+      const response = await fetch(`${EDGE}/v1/inboxes`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: "x".repeat(9 * 1024 * 1024) });
+      const body = (await response.json().catch(() => null)) as { error?: { code?: string; details?: { source?: string } } } | null;
+      if (response.status !== 413 || body?.error?.code !== "payload_too_large" || body.error.details?.source !== "edge") throw new Error(`answered ${response.status}: ${JSON.stringify(body)}`);
+      return `413 payload_too_large, ${response.headers.get("x-request-id")}`;
+    });
     await step("download the attachment from its URL", async () => {
       const url = message?.attachments?.[0]?.url as string | undefined;
       if (!url) throw new Error(`the message lists no attachment URL: ${JSON.stringify(message?.attachments)}`);

@@ -21,6 +21,7 @@ import {
 import { S3BlobStore } from "@mailstop/blob-store";
 import { type Fleet, mailstopBin, startFleet } from "./fleet";
 import { FLEET_SERVICES } from "./fleet-services";
+import { freePort } from "./probes";
 import { describeWithTool } from "./tools";
 
 /** Access-log lines of one fleet process for `path` (the access log never logs the query). */
@@ -35,6 +36,7 @@ describeWithTool("nginx", "startFleet: the split fleet behind nginx", () => {
   let s3: TestS3;
   let database: { name: string; url: string };
   let apiKey: string;
+  let listen: { http: number; smtp: number; capture: number };
   const auth = () => ({ authorization: `Bearer ${apiKey}`, "content-type": "application/json" });
 
   beforeAll(async () => {
@@ -43,7 +45,9 @@ describeWithTool("nginx", "startFleet: the split fleet behind nginx", () => {
     // The bucket exists before the services start, as compose's `bucket` one-shot makes it:
     // four services creating it at once race (s3rver answers BucketAlreadyExists to the losers).
     await new S3BlobStore(s3.settings).ensureReady();
+    listen = { http: await freePort(), smtp: await freePort(), capture: await freePort() };
     fleet = await startFleet({
+      listen,
       env: {
         DATABASE_URL: database.url,
         REDIS_URL: runRedisUrl(),
@@ -86,6 +90,23 @@ describeWithTool("nginx", "startFleet: the split fleet behind nginx", () => {
       // What the kernel says the child runs, not only what the fleet meant to run (Linux).
       if (existsSync("/proc/self/cmdline")) expect(readFileSync(`/proc/${child.pid}/cmdline`, "utf8").split("\0").filter(Boolean)).toEqual(child.command);
     }
+  });
+
+  it("listens on the ports it is given: the edge, the receiving edge and the capture relay", () => {
+    expect(fleet.url).toBe(`http://127.0.0.1:${listen.http}`);
+    expect(fleet.smtp).toEqual({ receiving: listen.smtp, capture: listen.capture });
+  });
+
+  it("answers a body over the edge's limit with mailstop's envelope, not nginx's page", async () => {
+    const tooLarge = await rawRequest(fleet.url, "POST", "/v1/inboxes", { headers: auth(), body: "x".repeat(9 * 1024 * 1024) });
+    expect(tooLarge.status).toBe(413);
+    expect(tooLarge.headers.get("content-type")).toBe("application/json");
+    expect(tooLarge.json).toEqual({ error: { code: "payload_too_large", reason: expect.any(String), retryable: false, details: { source: "edge" } } });
+    // Under the edge's limit and over the api's own (1 MB), the api answers, in the same envelope.
+    const overApiLimit = await rawRequest(fleet.url, "POST", "/v1/inboxes", { headers: auth(), body: JSON.stringify({ tag: "x".repeat(2 * 1024 * 1024) }) });
+    expect(overApiLimit.status).toBe(413);
+    expect(overApiLimit.json.error).toMatchObject({ code: "payload_too_large", retryable: false });
+    expect(overApiLimit.json.error.details).toBeUndefined();
   });
 
   it("sends ordinary routes to the api, and the api alone", async () => {

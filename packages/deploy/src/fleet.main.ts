@@ -5,7 +5,8 @@
 import { randomBytes } from "node:crypto";
 import { resolve } from "node:path";
 import { loadOrCreateKeyFile } from "@mailstop/core";
-import { findExecutable, startFleet } from "./fleet";
+import { type FleetListen, findExecutable, startFleet } from "./fleet";
+import { fleetService, portOf } from "./fleet-services";
 import { startLocalS3 } from "./local-s3";
 import { describeExit, lastLines } from "./managed-process";
 import { freePort, tcpAnswers } from "./probes";
@@ -45,10 +46,48 @@ export async function missingPrerequisites(env: Record<string, string | undefine
   return missing;
 }
 
+/** Where `pnpm fleet` is reached, by the settings (and defaults) `pnpm start` listens on. */
+const PUBLISHED = [
+  { key: "http", port: portOf(fleetService("api"), "http") },
+  { key: "smtp", port: portOf(fleetService("smtp-edge"), "smtp") },
+  { key: "capture", port: portOf(fleetService("smtp-edge"), "capture") },
+] as const;
+
+/**
+ * The fleet's edge, receiving SMTP and capture relay ports from MAILSTOP_HTTP_PORT,
+ * MAILSTOP_SMTP_PORT and MAILSTOP_CAPTURE_PORT, defaulting as `pnpm start` does, so one set of
+ * settings drives either. Throws naming each setting that is not a port.
+ */
+export function fleetListen(env: Record<string, string | undefined>): Required<FleetListen> {
+  const listen: Partial<Record<keyof FleetListen, number>> = {};
+  const wrong: string[] = [];
+  for (const { key, port } of PUBLISHED) {
+    const value = env[port.setting];
+    const number = value === undefined || value === "" ? port.port : Number(value);
+    if (!Number.isInteger(number) || number < 1 || number > 65_535) wrong.push(`${port.setting}=${value} is not a port (1 to 65535)`);
+    listen[key] = number;
+  }
+  if (wrong.length > 0) throw new Error(wrong.join("; "));
+  return listen as Required<FleetListen>;
+}
+
+/** The published ports something already answers on, as phrases naming their settings. */
+export async function portsInUse(listen: Required<FleetListen>): Promise<string[]> {
+  const taken = await Promise.all(PUBLISHED.map(async ({ key, port }) => ((await tcpAnswers("127.0.0.1", listen[key], 1000)) ? `port ${listen[key]} (${port.setting}) is in use` : null)));
+  return taken.filter((phrase): phrase is string => phrase !== null);
+}
+
 async function main(): Promise<void> {
   const echo = process.argv.includes("--logs");
   const given = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => FORWARDED.test(e[0]) && e[1] !== undefined && e[1] !== ""));
-  const missing = await missingPrerequisites(given, findExecutable("nginx") !== null);
+  let listen: Required<FleetListen>;
+  try {
+    listen = fleetListen(given);
+  } catch (error) {
+    process.stderr.write(`fleet: cannot start: ${(error as Error).message}.\n`);
+    process.exit(1);
+  }
+  const missing = [...(await missingPrerequisites(given, findExecutable("nginx") !== null)), ...(await portsInUse(listen))];
   if (missing.length > 0) {
     process.stderr.write(`fleet: cannot start: ${missing.join("; ")}.\n`);
     process.exit(1);
@@ -72,6 +111,7 @@ async function main(): Promise<void> {
   try {
     fleet = await startFleet({
       env,
+      listen,
       ...(echo ? { onOutput: (name: string, text: string) => process.stdout.write(text.replace(/^(?=.)/gm, `[${name}] `)) } : {}),
     });
   } catch (error) {

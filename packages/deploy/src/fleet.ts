@@ -27,6 +27,18 @@ export interface FleetOptions {
   stopGraceMs?: number;
   /** The nginx binary. Default: `nginx` on PATH. */
   nginx?: string;
+  /**
+   * Where the fleet is reached, on loopback: the edge (`http`), the first smtp-edge's receiving
+   * port and capture relay. Each one left out is a free port picked at start (tests); `pnpm
+   * fleet` gives the ports `pnpm start` listens on (`fleetListen`).
+   */
+  listen?: FleetListen;
+}
+
+export interface FleetListen {
+  http?: number;
+  smtp?: number;
+  capture?: number;
 }
 
 /** A child of the fleet and where it listens, for tests that go around the edge. */
@@ -131,7 +143,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
   };
 
   try {
-    const edgePort = await freePort();
+    const edgePort = options.listen?.http ?? (await freePort());
     const url = `http://127.0.0.1:${edgePort}`;
     const inherited = Object.fromEntries(INHERITED.flatMap((name) => (process.env[name] === undefined ? [] : [[name, process.env[name]!]])));
     const baseEnv: Record<string, string> = {
@@ -158,7 +170,9 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
     for (const service of FLEET_SERVICES) {
       const count = options.replicas?.[service.name] ?? 1;
       for (let replica = 1; replica <= count; replica++) {
-        instances.push({ service, name: count === 1 ? service.name : `${service.name}-${replica}`, ports: await assignPorts(service) });
+        // The first smtp-edge takes the SMTP ports the fleet is reached on; other replicas take free ones.
+        const given = service.name === "smtp-edge" && replica === 1 ? { smtp: options.listen?.smtp, capture: options.listen?.capture } : {};
+        instances.push({ service, name: count === 1 ? service.name : `${service.name}-${replica}`, ports: await assignPorts(service, given) });
       }
     }
     // Credentials the api hands out name the capture relay's port, which is the smtp-edge's.
@@ -224,10 +238,10 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
 
 type AssignedPorts = Partial<Record<ServicePort["name"], number>>;
 
-/** A free loopback port for each listener of a service. */
-async function assignPorts(service: FleetService): Promise<AssignedPorts> {
+/** The given port of each listener of a service, or a free loopback port. */
+async function assignPorts(service: FleetService, given: AssignedPorts = {}): Promise<AssignedPorts> {
   const ports: AssignedPorts = {};
-  for (const port of service.ports) ports[port.name] = await freePort();
+  for (const port of service.ports) ports[port.name] = given[port.name] ?? (await freePort());
   return ports;
 }
 

@@ -1,4 +1,5 @@
 import { resolve } from "node:path";
+import { renderEdgeErrorsManifest } from "./edge-errors-backend";
 import { renderIngress } from "./ingress";
 import { renderComposeServer, renderLocations } from "./nginx-config";
 
@@ -14,5 +15,6 @@ export function generatedFiles(): Record<string, string> {
     "infra/nginx/mailstop-locations.conf": renderLocations(),
     "infra/nginx/compose.conf": renderComposeServer(),
     "infra/k8s/base/ingress.yaml": renderIngress(),
+    "infra/k8s/base/edge-errors.yaml": renderEdgeErrorsManifest(),
   };
 }

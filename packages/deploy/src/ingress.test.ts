@@ -1,6 +1,7 @@
 import { EDGE_ROUTES, LONG_LIVED_TIMEOUT_S } from "./edge-routes";
 import { ingressObjects } from "./ingress";
-import { CLIENT_MAX_BODY } from "./nginx-config";
+import { CLIENT_MAX_BODY } from "./edge-errors";
+import { EDGE_ERRORS_NAME } from "./edge-errors-backend";
 
 const ANNOTATION = "nginx.ingress.kubernetes.io";
 
@@ -23,12 +24,20 @@ describe("the generated Ingress", () => {
     for (const object of objects) expect(object.metadata.annotations[`${ANNOTATION}/proxy-body-size`]).toBe(CLIENT_MAX_BODY);
   });
 
+  it("sends what the edge answers itself to the envelope backend, and lets the api's own 503 through", () => {
+    for (const object of objects) {
+      expect(object.metadata.annotations).toMatchObject({ [`${ANNOTATION}/default-backend`]: EDGE_ERRORS_NAME, [`${ANNOTATION}/custom-http-errors`]: "413,502,504" });
+    }
+  });
+
   it("gives the long-lived routes long timeouts and no buffering", () => {
     const longLived = objects.find((o) => o.spec.rules[0].http.paths.some((p: any) => p.path === "/v1/messages/wait"));
     expect(longLived.metadata.annotations).toEqual({
       [`${ANNOTATION}/proxy-read-timeout`]: String(LONG_LIVED_TIMEOUT_S),
       [`${ANNOTATION}/proxy-send-timeout`]: String(LONG_LIVED_TIMEOUT_S),
       [`${ANNOTATION}/proxy-body-size`]: CLIENT_MAX_BODY,
+      [`${ANNOTATION}/default-backend`]: EDGE_ERRORS_NAME,
+      [`${ANNOTATION}/custom-http-errors`]: "413,502,504",
       [`${ANNOTATION}/proxy-buffering`]: "off",
       [`${ANNOTATION}/proxy-request-buffering`]: "off",
       [`${ANNOTATION}/proxy-http-version`]: "1.1",

@@ -1,7 +1,8 @@
 import { stringify } from "yaml";
 import { DEFAULT_TIMEOUT_S, EDGE_ROUTES, type EdgeRoute, LONG_LIVED_TIMEOUT_S } from "./edge-routes";
 import { workloadName } from "./fleet-services";
-import { CLIENT_MAX_BODY } from "./nginx-config";
+import { CLIENT_MAX_BODY } from "./edge-errors";
+import { EDGE_ERRORS_NAME, INTERCEPTED_STATUSES } from "./edge-errors-backend";
 
 const ANNOTATION = "nginx.ingress.kubernetes.io";
 
@@ -15,6 +16,9 @@ function ingress(name: string, routes: readonly EdgeRoute[], longLived: boolean)
     [`${ANNOTATION}/proxy-read-timeout`]: timeout,
     [`${ANNOTATION}/proxy-send-timeout`]: timeout,
     [`${ANNOTATION}/proxy-body-size`]: CLIENT_MAX_BODY,
+    // The edge's own answers in mailstop's envelope (packages/deploy/src/edge-errors-backend.ts).
+    [`${ANNOTATION}/default-backend`]: EDGE_ERRORS_NAME,
+    [`${ANNOTATION}/custom-http-errors`]: INTERCEPTED_STATUSES.join(","),
     ...(longLived
       ? {
           [`${ANNOTATION}/proxy-buffering`]: "off",

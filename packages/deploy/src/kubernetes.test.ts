@@ -1,4 +1,5 @@
 import { resolve } from "node:path";
+import { EDGE_ERRORS_NAME } from "./edge-errors-backend";
 import { FLEET_JOBS, FLEET_SERVICES, kubernetesProbeAction, kubernetesReadinessAction, scrapeAnnotations, workloadName } from "./fleet-services";
 import { REPO_ROOT } from "./generated-files";
 import { ingressObjects } from "./ingress";
@@ -26,7 +27,8 @@ const HPA_SERVICES = ["api", "waiter", "parser"];
 describe.each(Object.entries(OVERLAYS))("infra/k8s/overlays/%s", (overlay, expected) => {
   const objects = renderKustomization(resolve(REPO_ROOT, "infra/k8s/overlays", overlay));
   const find = (kind: string, name: string) => objects.find((o) => o.kind === kind && o.metadata.name === name) as any;
-  const pods = () => objects.filter((o) => o.kind === "Deployment" || o.kind === "Job").map((o: any) => o.spec.template);
+  /** The pods that run mailstop's image (the edge's error backend runs nginx). */
+  const pods = () => objects.filter((o) => (o.kind === "Deployment" || o.kind === "Job") && o.metadata.name !== EDGE_ERRORS_NAME).map((o: any) => o.spec.template);
 
   it("validates every object against the Kubernetes API schemas", () => {
     expect(objects.length).toBeGreaterThan(15);
@@ -116,6 +118,23 @@ describe.each(Object.entries(OVERLAYS))("infra/k8s/overlays/%s", (overlay, expec
       [587, "capture"],
     ]);
     expect(find("Deployment", workloadName("smtp-edge")).spec.template.metadata.labels).toMatchObject(smtp.spec.selector);
+  });
+
+  it("runs the Ingress's error backend: nginx, non-root, read-only, with the generated server, behind the Service the Ingress names", () => {
+    const deployment = find("Deployment", EDGE_ERRORS_NAME);
+    const pod = deployment.spec.template.spec;
+    expect(pod.securityContext.runAsNonRoot).toBe(true);
+    const [container] = pod.containers;
+    expect(container.image).toMatch(/^nginxinc\/nginx-unprivileged:\d+\.\d+/);
+    expect(container.securityContext).toMatchObject({ allowPrivilegeEscalation: false, readOnlyRootFilesystem: true });
+    expect(container.volumeMounts).toContainEqual(expect.objectContaining({ mountPath: "/etc/nginx/conf.d/default.conf", subPath: "default.conf" }));
+    expect(find("ConfigMap", EDGE_ERRORS_NAME).data["default.conf"]).toContain("listen 8080;");
+    const service = find("Service", EDGE_ERRORS_NAME);
+    expect(service.spec.ports).toEqual([{ name: "http", port: 80, targetPort: "http" }]);
+    expect(deployment.spec.template.metadata.labels).toMatchObject(service.spec.selector);
+    for (const ingress of objects.filter((o) => o.kind === "Ingress") as any[]) {
+      expect(ingress.metadata.annotations["nginx.ingress.kubernetes.io/default-backend"]).toBe(EDGE_ERRORS_NAME);
+    }
   });
 
   it("routes the edge with the generated Ingress, on the overlay's host, to Services that exist", () => {

@@ -33,5 +33,5 @@ export interface Database {
 
 export type { Labels } from "./inbox.table";
 export type { LedgerDelivery } from "./ledger.table";
-export type { AuthenticationCheck, HtmlCheck, MessageAddress, MessageChecks, MessageLink, MessageParts } from "./message.table";
+export type { AuthenticationCheck, HtmlCheck, LinkCheck, LinkResult, MessageAddress, MessageChecks, MessageLink, MessageParts, SpamCheck } from "./message.table";
 export { MESSAGE_COLUMNS } from "./message.table";

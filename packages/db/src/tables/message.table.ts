@@ -40,10 +40,40 @@ export interface HtmlCheck {
   issues: { feature: string; title: string; level: "unsupported" | "partial"; clients: string[]; count: number }[];
 }
 
-/** What the parser checked of a message; each null when it could not be computed. */
+/** The answer of one link of a link check. */
+export interface LinkResult {
+  url: string;
+  ok: boolean;
+  status_code: number | null;
+  redirects: number;
+  final_url: string | null;
+  error: "timeout" | "blocked_address" | "dns" | "connection" | "tls" | "too_many_redirects" | null;
+}
+
+/** A message's links as last checked on request (POST …/checks/links). */
+export interface LinkCheck {
+  status: "ok" | "broken";
+  checked_at: string;
+  results: LinkResult[];
+}
+
+/** SpamAssassin's verdict on a message, asked by the parser when spamd is configured. */
+export interface SpamCheck {
+  status: "ham" | "spam" | "error";
+  score: number | null;
+  threshold: number | null;
+  rules: { name: string; score: number; description: string }[];
+}
+
+/**
+ * What was checked of a message; each null (or absent, on rows stored before it existed) when
+ * it could not be computed or was not asked for.
+ */
 export interface MessageChecks {
   authentication: AuthenticationCheck | null;
   html: HtmlCheck | null;
+  spam?: SpamCheck | null;
+  links?: LinkCheck | null;
 }
 
 export interface MessagesTable {
