@@ -1,7 +1,5 @@
-import { request as httpRequest } from "node:http";
-import { request as httpsRequest } from "node:https";
-import type { LookupFunction } from "node:net";
 import type { ResolvedTarget } from "./network-guard";
+import { pinnedRequest } from "./pinned-request";
 
 /** How long one attempt may take, connection to last byte. */
 export const DELIVERY_TIMEOUT_MS = 15_000;
@@ -18,18 +16,11 @@ export interface AttemptOutcome {
 }
 
 /**
- * One POST of `body` to a checked target. node's http client is used directly because it
- * never follows redirects and takes a `lookup` that pins the connection to the address the
- * guard checked (fetch does its own lookup). Only a 2xx succeeds; a 3xx is a failure whose
- * Location is never requested.
+ * One POST of `body` to a checked target, pinned to the address the guard checked
+ * (pinnedRequest). Only a 2xx succeeds; a 3xx is a failure whose Location is never requested.
  */
 export function deliver(target: ResolvedTarget, headers: Record<string, string>, body: string, timeoutMs = DELIVERY_TIMEOUT_MS): Promise<AttemptOutcome> {
   const started = performance.now();
-  const pinned: LookupFunction = (_host, options, callback) => {
-    if (options.all) callback(null, [{ address: target.address, family: target.family }]);
-    else callback(null, target.address, target.family);
-  };
-  const send = target.url.protocol === "https:" ? httpsRequest : httpRequest;
   return new Promise((resolve) => {
     let settled = false;
     const finish = (outcome: Omit<AttemptOutcome, "durationMs">) => {
@@ -38,13 +29,11 @@ export function deliver(target: ResolvedTarget, headers: Record<string, string>,
       clearTimeout(deadline);
       resolve({ ...outcome, durationMs: Math.round(performance.now() - started) });
     };
-    const request = send(
-      target.url,
+    const request = pinnedRequest(
+      target,
       {
         method: "POST",
-        lookup: pinned,
         headers: { ...headers, "content-type": "application/json", "content-length": Buffer.byteLength(body), "user-agent": "mailstop-webhooks" },
-        ...(target.url.protocol === "https:" ? { servername: target.url.hostname } : {}),
       },
       (response) => {
         const chunks: Buffer[] = [];
