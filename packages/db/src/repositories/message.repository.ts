@@ -1,6 +1,7 @@
 import { newId } from "@mailstop/core";
 import { sql } from "kysely";
 import type { Db } from "../database";
+import type { LinkCheck } from "../tables/message.table";
 import { compiledOnce } from "../compiled-once";
 import { STORE_SQL, addCopyFields, addSourceFields, bodiesOf } from "./message-store.columns";
 import type { MessageCopy, StoreMessageInput, StoredCopy } from "./message-store.types";
@@ -212,4 +213,24 @@ export async function revealMessage(db: Db, inboxId: string, messageId: string):
       .executeTakeFirst();
     return row?.stream_seq ?? null;
   });
+}
+
+/**
+ * Stores a link check (POST /v1/messages/{id}/checks/links) in the readable message's
+ * `checks.links`, replacing the one before and leaving its other checks as they are (one jsonb
+ * concatenation, in the statement: two checks at once cannot lose the other's write). False
+ * when there is no such readable message any more (deleted, erased or expired meanwhile).
+ */
+export async function storeLinkCheck(db: Db, projectId: string, messageId: string, links: LinkCheck, now = new Date()): Promise<boolean> {
+  const row = await db
+    .updateTable("messages")
+    .set({ checks: sql<string>`coalesce(checks, '{}'::jsonb) || jsonb_build_object('links', ${JSON.stringify(links)}::jsonb)` })
+    .where("project_id", "=", projectId)
+    .where("id", "=", messageId)
+    .where("deleted_at", "is", null)
+    .where("visible_at", "<=", now)
+    .where("expires_at", ">", now)
+    .returning("id")
+    .executeTakeFirst();
+  return row !== undefined;
 }
