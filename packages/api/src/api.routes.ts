@@ -28,6 +28,7 @@ import { deleteInboxRoute } from "./routes/inboxes/delete-inbox.route";
 import { getInboxRoute } from "./routes/inboxes/get-inbox.route";
 import { inboxForRunRoute } from "./routes/inboxes/inbox-for-run.route";
 import { listInboxesRoute } from "./routes/inboxes/list-inboxes.route";
+import { checkMessageLinksRoute } from "./routes/messages/check-message-links.route";
 import { deleteMessageRoute } from "./routes/messages/delete-message.route";
 import { getAttachmentRoute } from "./routes/messages/get-attachment.route";
 import { getMessageBodyRoute } from "./routes/messages/get-message-body.route";
@@ -75,6 +76,7 @@ export function apiHttpContributions(deps: ApiDeps): HttpContribution[] {
         getMessageRoute(deps),
         getMessageBodyRoute(deps),
         getMessageChecksRoute(deps),
+        checkMessageLinksRoute(deps),
         getAttachmentRoute(deps),
         deleteMessageRoute(deps),
         createDomainRoute(deps),

@@ -7,7 +7,7 @@ import type { AuthContext } from "./auth-context";
  * because a wait whose match is already stored still returns it ("existing matches remain
  * readable", see wait.route.ts), and only a wait with nothing stored to return gets the 402.
  */
-const MESSAGE_READS: ReadonlySet<string> = new Set(["listMessages", "getMessage", "getMessageBody", "getMessageChecks", "getAttachment", "streamInboxEvents"]);
+const MESSAGE_READS: ReadonlySet<string> = new Set(["listMessages", "getMessage", "getMessageBody", "getMessageChecks", "checkMessageLinks", "getAttachment", "streamInboxEvents"]);
 
 /**
  * Refuses the request with 402 when its project has spent a limit: the project's own

@@ -388,6 +388,33 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/messages/{id}/checks/links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check a message's links
+         * @description Requests each of the message's http(s) links (each once, the first 50), 4 at a time:
+         *     `HEAD`, then `GET` where `HEAD` is refused (405, 501), following at most 5 redirects,
+         *     5 s per link. Every hop goes through the webhooks' address guard first
+         *     (`MAILSTOP_WEBHOOK_ALLOW_NETWORKS`): an address it refuses is never connected to, and the
+         *     connection goes to the address it checked. A link is `ok` when its final answer is a
+         *     2xx. The result is stored with the message, replacing the one before, and
+         *     `GET /v1/messages/{id}/checks` returns it as `links`. Unknown, expired and erased
+         *     messages all give 404 `message_not_found`; a spent allowance gives 402 as a message read does.
+         */
+        post: operations["checkMessageLinks"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/messages/{id}/attachments/{attachmentId}": {
         parameters: {
             query?: never;
@@ -1283,15 +1310,31 @@ export interface components {
                 count: number;
             }[];
         };
-        /** @description The links are checked only when asked; until then `not_checked`. */
+        /** @description The links as last checked by `POST /v1/messages/{id}/checks/links`; `not_checked` (no `checked_at`, no results) until then. `broken` when any link is not `ok`. */
         LinkCheck: {
             /** @enum {string} */
             status: "not_checked" | "ok" | "broken";
             /** Format: date-time */
             checked_at: string | null;
-            results: {
-                [key: string]: unknown;
-            }[];
+            /** @description One per link checked, in the message's order. */
+            results: components["schemas"]["LinkResult"][];
+        };
+        LinkResult: {
+            /** @description The link as the message has it. */
+            url: string;
+            /** @description The final answer is a 2xx. */
+            ok: boolean;
+            /** @description The status of the last answer; null when none came (`error` says why). */
+            status_code: number | null;
+            /** @description Redirects followed. */
+            redirects: number;
+            /** @description The last URL requested or refused (the link itself, or where its redirects led). */
+            final_url: string | null;
+            /**
+             * @description Why the check of this link ended without a final answer: `timeout` (5 s), `blocked_address` (the address guard refused a hop; it was never connected to), `dns` (no address), `connection`, `tls`, `too_many_redirects` (a sixth redirect). Null when an answer came, whatever its status.
+             * @enum {string|null}
+             */
+            error: "timeout" | "blocked_address" | "dns" | "connection" | "tls" | "too_many_redirects" | null;
         };
         /** @description The spam score from spamd at `MAILSTOP_SPAMD`; `not_configured` when it is unset. */
         SpamCheck: {
@@ -2377,6 +2420,38 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["MessageChecks"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    checkMessageLinks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A message id (`msg_…`). */
+                id: components["parameters"]["MessageId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The links as checked now. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LinkCheck"];
                 };
             };
             400: components["responses"]["BadRequest"];

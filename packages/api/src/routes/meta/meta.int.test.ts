@@ -30,6 +30,7 @@ const DOCUMENTED_ROUTES: ReadonlyArray<[method: string, path: string, scope: str
   ["get", "/v1/messages/{id}", "messages:read", "read"],
   ["get", "/v1/messages/{id}/body", "messages:read", "read"],
   ["get", "/v1/messages/{id}/checks", "messages:read", "read"],
+  ["post", "/v1/messages/{id}/checks/links", "messages:read", "write"],
   ["get", "/v1/messages/{id}/attachments/{attachmentId}", "messages:read", "read"],
   ["delete", "/v1/messages/{id}", "messages:delete", "write"],
   ["get", "/stream/v1/inboxes/{id}/events", "messages:read", undefined],

@@ -61,6 +61,7 @@ async function messageReads(project: TestProject, inbox: { id: string }, row: { 
     ["list", await server.request("GET", `/v1/messages?inbox=${inbox.id}`, as)],
     ["body", await server.request("GET", `/v1/messages/${row.id}/body?format=text`, as)],
     ["checks", await server.request("GET", `/v1/messages/${row.id}/checks`, as)],
+    ["link check", await server.request("POST", `/v1/messages/${row.id}/checks/links`, as)],
     ...(attachment ? [["attachment", await server.request("GET", `/v1/messages/${row.id}/attachments/${attachment.id}`, as)] as const] : []),
     ["stream", await server.request("GET", `/stream/v1/inboxes/${inbox.id}/events`, as)],
     ["wait without match", await server.request("POST", "/v1/messages/wait", { ...as, body: { inbox: inbox.id, timeout_ms: 50 } })],
