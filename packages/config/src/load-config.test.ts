@@ -94,6 +94,15 @@ describe("loadConfig", () => {
     expect(errorLines({ MAILSTOP_PARSER_CONCURRENCY: "0" })).toEqual([expect.stringContaining("MAILSTOP_PARSER_CONCURRENCY")]);
   });
 
+  it("asks spamd at MAILSTOP_SPAMD (host:port, an IPv6 address in brackets) only when it is set", () => {
+    expect(loadConfig({}).spamd).toBeNull();
+    expect(loadConfig({ MAILSTOP_SPAMD: "spamassassin:783" }).spamd).toEqual({ host: "spamassassin", port: 783 });
+    expect(loadConfig({ MAILSTOP_SPAMD: "[::1]:7830" }).spamd).toEqual({ host: "::1", port: 7830 });
+    for (const value of ["spamassassin", "127.0.0.1:0", "127.0.0.1:70000", "a:1,b:2"]) {
+      expect(errorLines({ MAILSTOP_SPAMD: value })).toEqual([expect.stringMatching(/^invalid configuration: MAILSTOP_SPAMD must be host:port/)]);
+    }
+  });
+
   it("sweeps orphaned raw objects hourly unless MAILSTOP_ORPHAN_SWEEP_INTERVAL_S says otherwise", () => {
     expect(loadConfig({}).orphanSweepIntervalSeconds).toBe(3_600);
     expect(loadConfig({ MAILSTOP_ORPHAN_SWEEP_INTERVAL_S: "5" }).orphanSweepIntervalSeconds).toBe(5);
@@ -146,7 +155,7 @@ describe("the configuration reference", () => {
       "MAILSTOP_MX_HOST", "MAILSTOP_CAPTURE_HOST", "MAILSTOP_REGION", "MAILSTOP_ENVIRONMENT", "MAILSTOP_ADMIN_TOKEN", "MAILSTOP_DATA_DIR",
       "DATABASE_URL", "REDIS_URL", "S3_ENDPOINT", "S3_ACCESS_KEY", "S3_SECRET_KEY", "S3_BUCKET", "S3_REGION", "MAILSTOP_MAX_MESSAGE_BYTES",
       "MAILSTOP_SIM_DELAY_MS", "MAILSTOP_HEARTBEAT_S", "MAILSTOP_STREAM_TOKEN_TTL_S", "MAILSTOP_STREAM_MAX_DURATION_S", "MAILSTOP_DNS_SERVERS",
-      "MAILSTOP_LOG_LEVEL", "MAILSTOP_BOOTSTRAP_API_KEY",
+      "MAILSTOP_LOG_LEVEL", "MAILSTOP_BOOTSTRAP_API_KEY", "MAILSTOP_SPAMD",
     ]) {
       expect(reference).toContain(`| \`${name}\` |`);
     }

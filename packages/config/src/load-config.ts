@@ -26,6 +26,8 @@ export interface Config {
   dnsServers: string[] | null;
   /** The caniemail clients (globs allowed) a message's HTML is checked against. */
   htmlClients: string[];
+  /** SpamAssassin's spamd, asked for each message's spam score; null: not configured. */
+  spamd: { host: string; port: number } | null;
   adminToken: string | null;
   bootstrapApiKey: string | null;
   bootstrapSmtpPassword: string | null;
@@ -116,6 +118,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     abuseContact: raw.MAILSTOP_ABUSE_CONTACT ?? `abuse@${sharedDomain}`,
     dnsServers: raw.MAILSTOP_DNS_SERVERS ?? null,
     htmlClients: raw.MAILSTOP_HTML_CLIENTS,
+    spamd: raw.MAILSTOP_SPAMD ?? null,
     adminToken: raw.MAILSTOP_ADMIN_TOKEN ?? null,
     bootstrapApiKey: raw.MAILSTOP_BOOTSTRAP_API_KEY ?? null,
     bootstrapSmtpPassword: raw.MAILSTOP_BOOTSTRAP_SMTP_PASSWORD ?? null,

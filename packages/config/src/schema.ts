@@ -1,5 +1,5 @@
 import { port, str } from "envalid";
-import { adminToken, bootstrapApiKey, bootstrapSmtpPassword, cidrList, domainName, emailClientList, engineUrl, hostPortList, nonNegativeInt, origin, positiveInt, secondsList, secretsKey } from "./validators";
+import { adminToken, bootstrapApiKey, bootstrapSmtpPassword, cidrList, domainName, emailClientList, engineUrl, hostPort, hostPortList, nonNegativeInt, origin, positiveInt, secondsList, secretsKey } from "./validators";
 
 /**
  * Every environment variable mailstop reads, grouped by the part of the product that uses it.
@@ -65,6 +65,10 @@ export const CONFIG_GROUPS = {
     MAILSTOP_HTML_CLIENTS: emailClientList({
       default: ["gmail.desktop-webmail", "outlook.windows", "outlook.outlook-com", "apple-mail.macos", "apple-mail.ios", "yahoo.desktop-webmail"],
       desc: "Comma-separated caniemail clients (family.platform, globs allowed: outlook.*) a message's HTML is checked against, in its checks.html.",
+    }),
+    MAILSTOP_SPAMD: hostPort({
+      default: undefined,
+      desc: "SpamAssassin's spamd as host:port: the parser asks it for each message's spam score (checks.spam), within 10 s. Unset: spam reads not_configured.",
     }),
     MAILSTOP_PARSER_CONCURRENCY: positiveInt({ default: 32, desc: "Parse jobs one parser process runs at once; the work mostly waits on the object store and database." }),
     MAILSTOP_PARSER_THREAD: str({

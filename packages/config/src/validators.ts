@@ -74,6 +74,14 @@ export const hostPortList = makeValidator<string[]>((raw) => {
   return entries;
 });
 
+/** One `host:port` (an IPv6 address in brackets), as a server to connect to. */
+export const hostPort = makeValidator<{ host: string; port: number }>((raw) => {
+  const match = /^([^\s:[\]]+|\[[0-9a-f:.]+\]):(\d{1,5})$/i.exec(raw.trim());
+  const port = Number(match?.[2]);
+  if (match === null || port < 1 || port > 65_535) throw new Error(`must be host:port (127.0.0.1:783, [::1]:783), got "${raw}"`);
+  return { host: match[1]!.replace(/^\[(.*)\]$/, "$1"), port };
+});
+
 export const emailClientList = makeValidator<string[]>((raw) => {
   const entries = raw.split(",").map((entry) => entry.trim()).filter(Boolean);
   for (const entry of entries) {
