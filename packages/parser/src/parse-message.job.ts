@@ -16,9 +16,10 @@ import {
   storeMessageBatch,
 } from "@mailstop/db";
 import { type Delivery, JOB_OPTIONS, type ParseMessageJob, PermanentJobError, type PublishArrivalJob } from "@mailstop/messaging";
-import type { AuthenticationCheck } from "@mailstop/db";
+import type { AuthenticationCheck, SpamCheck } from "@mailstop/db";
 import { checkAuthentication } from "./checks/authentication";
 import { checkHtmlSupport } from "./checks/html-support";
+import { checkSpam } from "./checks/spam";
 import { type StoredParts, buildContent, headerBlock, storable, unparsedContent } from "./content";
 import type { ParserDeps } from "./deps";
 import { HeaderLimiter, readHeaderBlock } from "./header-limiter";
@@ -199,6 +200,25 @@ async function authenticateTransaction(deps: ParserDeps, job: ParseMessageJob, a
 }
 
 /**
+ * The transaction's spam score from spamd at MAILSTOP_SPAMD, asked once for all its deliveries
+ * while they are parsed, beside the authentication. Null when spamd is not configured (the
+ * view says `not_configured`) or the raw source is gone (nothing is stored); never rejects:
+ * spamd down, slow or answering garbage, or a source that cannot be read for it, is `error`.
+ */
+async function scoreTransaction(deps: ParserDeps, job: ParseMessageJob, attempt: number): Promise<SpamCheck | null> {
+  const spamd = deps.config.spamd;
+  if (spamd === null) return null;
+  const failed = (error: unknown) => deps.logger.warn({ err: error, transaction_id: job.transaction_id }, "spamd could not score the message; its spam check is error");
+  try {
+    const raw = await rawSource(deps, job, job.deliveries[0]!, attempt);
+    return raw === null ? null : await checkSpam(raw, spamd, failed);
+  } catch (error) {
+    failed(error);
+    return { status: "error", score: null, threshold: null, rules: [] };
+  }
+}
+
+/**
  * parseDelivery, and on the job's last attempt a raw-only message when it fails past the read
  * with anything but an engine's failure: a bug fails the attempts before (seen, and retried in
  * case it passes) but does not lose an accepted message, as in storeOrFallBack.
@@ -280,7 +300,9 @@ export function parseMessageJob(deps: ParserDeps) {
   const batcher = new StoreBatcher((inputs) => storeMessageBatch(deps.db, inputs));
   return async (job: ParseMessageJob, attempt = 1): Promise<void> => {
     const receivedAt = new Date(job.received_at);
+    // Both run while the deliveries are parsed, side by side; neither ever rejects.
     const authentication = authenticateTransaction(deps, job, attempt);
+    const spam = scoreTransaction(deps, job, attempt);
     for (const [index, delivery] of job.deliveries.entries()) {
       // Parsed first: a transaction whose raw source is gone must not leave capture inboxes behind.
       const content = await parseOrFallBack(deps, job, delivery, attempt);
@@ -293,8 +315,8 @@ export function parseMessageJob(deps: ParserDeps) {
       const recipients = await Promise.all(
         delivery.recipients.map(async (recipient) => ({ ...recipient, inboxId: recipient.inbox_id ?? (await captureInbox(deps, delivery, recipient.address)) })),
       );
-      // Awaited only now: it ran while the source was parsed. Every content stored, a raw-only one too, carries it.
-      const authenticated = await authentication;
+      // Awaited only now: they ran while the source was parsed. Every content stored, a raw-only one too, carries them.
+      const [authenticated, scored] = await Promise.all([authentication, spam]);
       const input = (parsed: ParsedContent): StoreMessageInput => ({
         projectId: delivery.project_id,
         kind: job.kind,
@@ -304,7 +326,7 @@ export function parseMessageJob(deps: ParserDeps) {
         receivedAt,
         metric: job.kind === "captured" ? METRICS.captured : METRICS.received,
         periodStart: periodStart(receivedAt),
-        content: { ...parsed, checks: { authentication: authenticated, html: parsed.checks?.html ?? null } },
+        content: { ...parsed, checks: { authentication: authenticated, html: parsed.checks?.html ?? null, spam: scored } },
         copies: recipients.map((recipient) => ({
           inboxId: recipient.inboxId,
           newMessageId: newId("message"),
