@@ -9,7 +9,7 @@ import { connect } from "node:net";
 // REPORT (the verdict, and the rules with their scores and descriptions) and PING; with the
 // bounds below that is this file.
 
-/** The whole exchange with spamd, from connect to its last byte, for one message (DECISIONS: "a 10 s deadline"). */
+/** The whole exchange with spamd, from connect to its last byte, for one message (docs/decisions.md "Message checks"). */
 export const SPAMD_DEADLINE_MS = 10_000;
 /**
  * At most this much of a raw source is sent: spamc's default `--max-size` (500 KB), the size
