@@ -8,6 +8,8 @@ export type InboxList = Schemas["InboxList"];
 export type MessageList = Schemas["MessageList"];
 export type StreamToken = Schemas["StreamToken"];
 export type AttachmentLink = Schemas["AttachmentLink"];
+export type MessageChecks = Schemas["MessageChecks"];
+export type LinkCheck = Schemas["LinkCheck"];
 export type BodyFormat = "text" | "html" | "raw" | "headers";
 
 /** A failure the API answered with its error envelope (or a network failure, status 0). */

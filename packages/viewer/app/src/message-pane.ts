@@ -1,9 +1,10 @@
-import type { Api, AttachmentLink, AttachmentRef, BodyFormat, MessageView } from "./api";
+import type { Api, AttachmentLink, AttachmentRef, BodyFormat, MessageChecks, MessageView } from "./api";
+import { checksView } from "./checks";
 import { h, replace } from "./dom";
 import { mailDocument } from "./mail-frame";
 
-type Tab = "text" | "html" | "headers" | "raw";
-const TAB_LABELS: Record<Tab, string> = { text: "Text", html: "HTML", headers: "Headers", raw: "Raw source" };
+type Tab = BodyFormat | "checks";
+const TAB_LABELS: Record<Tab, string> = { text: "Text", html: "HTML", headers: "Headers", raw: "Raw source", checks: "Checks" };
 
 interface Handlers {
   onDeleted: (id: string) => void;
@@ -29,8 +30,8 @@ function save(blob: Blob, filename: string): void {
 }
 
 /**
- * One message: its headers, codes and links (with copy buttons), attachments, and its parts in
- * tabs. Every value from the message is written as text (see dom.ts); the HTML part only ever
+ * One message: its headers, codes and links (with copy buttons), attachments, and its parts and
+ * checks in tabs. Every value from the message is written as text (see dom.ts); the HTML part only ever
  * goes into the sandboxed frame (mail-frame.ts).
  */
 export class MessagePane {
@@ -58,7 +59,7 @@ export class MessagePane {
       return;
     }
     if (token !== this.token) return;
-    const tabs = (["text", "html", "headers", "raw"] as const).filter((tab) => tab === "text" || view.body[tab] !== undefined);
+    const tabs = (["text", "html", "headers", "raw", "checks"] as const).filter((tab) => tab === "text" || tab === "checks" || view.body[tab] !== undefined);
     const body = h("div", { class: "part" });
     const tabBar = h("div", { class: "tabs", role: "tablist" });
     const open = (tab: Tab) => {
@@ -157,6 +158,7 @@ export class MessagePane {
 
   private async showPart(api: Api, view: MessageView, tab: Tab, into: HTMLElement, token: number): Promise<void> {
     replace(into, h("p", { class: "loading" }, "Loading…"));
+    if (tab === "checks") return this.showChecks(api, view.id, into, token);
     let text: string;
     try {
       text = await api.text(`/v1/messages/${encodeURIComponent(view.id)}/body`, { format: tab satisfies BodyFormat });
@@ -168,6 +170,17 @@ export class MessagePane {
     if (tab === "html") return this.showHtml(view.id, text, into);
     const extra = tab === "raw" ? h("button", { type: "button", onclick: () => save(new Blob([text], { type: "message/rfc822" }), `${view.id}.eml`) }, "Download .eml") : null;
     replace(into, extra, h("pre", { class: `body-${tab}` }, text));
+  }
+
+  private async showChecks(api: Api, id: string, into: HTMLElement, token: number): Promise<void> {
+    let checks: MessageChecks;
+    try {
+      checks = await api.json<MessageChecks>("GET", `/v1/messages/${encodeURIComponent(id)}/checks`);
+    } catch (error) {
+      if (token === this.token) this.handlers.onError(error);
+      return;
+    }
+    if (token === this.token) replace(into, checksView(api, checks));
   }
 
   private showHtml(id: string, html: string, into: HTMLElement): void {
