@@ -1342,8 +1342,13 @@ export interface components {
             status: "not_configured" | "ham" | "spam" | "error";
             score: number | null;
             threshold: number | null;
+            /** @description The SpamAssassin rules that hit, as spamd's report lists them. */
             rules: {
-                [key: string]: unknown;
+                /** @description The rule's name, for example `GTUBE`. */
+                name: string;
+                /** @description What the rule added to the score (negative rules lower it). */
+                score: number;
+                description: string;
             }[];
         };
         MessageList: {
