@@ -123,7 +123,7 @@ export const CONFIG_GROUPS = {
     }),
     MAILSTOP_WEBHOOK_ALLOW_NETWORKS: cidrList({
       default: undefined,
-      desc: "CIDR networks webhooks may reach besides globally reachable addresses (default: loopback and private ranges in `local`, none elsewhere); ::/96 (but ::1) and fec0::/10 stay refused whatever it says.",
+      desc: "CIDR networks webhooks and link checks may reach besides globally reachable addresses (default: loopback and private ranges in `local`, none elsewhere); ::/96 (but ::1) and fec0::/10 stay refused whatever it says.",
     }),
     MAILSTOP_WEBHOOK_RETRY_SCHEDULE: secondsList({ default: undefined, desc: "Seconds before each retry of a failed webhook delivery (default 5,300,1800,7200,18000,36000,36000: 8 attempts)." }),
     MAILSTOP_WEBHOOK_DISABLE_AFTER: positiveInt({ default: 10, desc: "Consecutive events that exhausted their attempts after which an endpoint is disabled (disabled_reason failing)." }),
