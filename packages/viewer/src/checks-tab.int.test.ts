@@ -138,6 +138,23 @@ describe("the viewer's Checks tab", () => {
     expect(dialogs).toEqual([]);
   });
 
+  it("shows a spam verdict with its score, threshold and rules, as text", async () => {
+    const inbox = await server.createInbox({ tag: uniqueTag("spam") });
+    const subject = `Spam ${uniqueTag("tab")}`;
+    const row = await server.deliver(inbox, { subject, text: "buy now" });
+    // Written as the parser stores spamd's verdict (the suite's server has no spamd).
+    const rules = [
+      { name: "HTML_MESSAGE", score: 0.001, description: "BODY: HTML included in message" },
+      { name: "LOTS_OF_MONEY", score: 6.2, description: '<img src=x onerror="alert(1)"> Huge sums of money' },
+    ];
+    await server.db.updateTable("messages").set({ checks: JSON.stringify({ ...row.checks, spam: { status: "spam", score: 6.201, threshold: 5, rules } }) }).where("id", "=", row.id).execute();
+    const { page, dialogs } = await openChecks(inbox.address, subject);
+    expect(await statusOf(page, "spam")).toBe("spam");
+    expect(await section(page, "spam").locator(".note").textContent()).toBe("Score 6.201 (threshold 5)");
+    expect(await rows(section(page, "spam"))).toEqual(rules.map((rule) => [rule.name, String(rule.score), rule.description]));
+    expect({ dialogs, images: await page.locator("img").count() }).toEqual({ dialogs: [], images: 0 });
+  });
+
   it("checks the links on request: the button is disabled while it runs, then the result shows ok with status 200", async () => {
     const inbox = await server.createInbox({ tag: uniqueTag("links") });
     const subject = `Links ${uniqueTag("tab")}`;

@@ -111,12 +111,6 @@ function links(api: Api, id: string, check: LinkCheck): HTMLElement {
   return view;
 }
 
-/** A spam rule's field as text, whatever spamd gave (the schema leaves rules open). */
-function field(value: unknown): string | number {
-  if (typeof value === "number" || typeof value === "string") return value;
-  return value === null || value === undefined ? "—" : JSON.stringify(value);
-}
-
 function spam(check: MessageChecks["spam"]): HTMLElement {
   if (check.status === "not_configured") return section("spam", "Spam", null, note("Not configured: no spam filter scores this server's mail (MAILSTOP_SPAMD is unset)."));
   return section(
@@ -124,6 +118,6 @@ function spam(check: MessageChecks["spam"]): HTMLElement {
     "Spam",
     check.status,
     note(`Score ${orDash(check.score)} (threshold ${orDash(check.threshold)})`),
-    check.rules.length === 0 ? null : table(["Rule", "Score", "Description"], check.rules.map((rule) => [field(rule.name), field(rule.score), field(rule.description)])),
+    check.rules.length === 0 ? null : table(["Rule", "Score", "Description"], check.rules.map((rule) => [rule.name, rule.score, rule.description])),
   );
 }
