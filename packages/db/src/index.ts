@@ -12,7 +12,6 @@ export * from "./repositories/delivery.repository";
 export * from "./repositories/message.repository";
 export * from "./repositories/message-read.repository";
 export * from "./repositories/reaper.repository";
-export * from "./repositories/storage-usage.repository";
 export * from "./repositories/usage.repository";
 export * from "./repositories/admission.repository";
 export * from "./repositories/stream-token.repository";

@@ -3,7 +3,8 @@ import { sql } from "kysely";
 import type { Db } from "../database";
 import { inTransaction } from "../database";
 import { deleteLockedInboxIds } from "./inbox.repository";
-import { lowerStoredBytes } from "./storage-usage.repository";
+import { lowerMessageCounts, lowerStoredBytes } from "./counters";
+import { tombstoneLiveMessages } from "./message-read.repository";
 import { forgetMessageDeliveries } from "./webhook.repository";
 
 /** What one erasure removed. */
@@ -29,38 +30,21 @@ export interface Erased {
 export async function eraseAddress(db: Db, projectId: string, address: string, now = new Date()): Promise<Erased> {
   const wanted = address.toLowerCase();
   return inTransaction(db, async (trx) => {
-    const erased = await trx
-      .updateTable("messages as m")
-      .set({ deleted_at: now })
-      .where("m.project_id", "=", projectId)
-      .where("m.deleted_at", "is", null)
-      .where("m.expires_at", ">", now)
-      .where((eb) =>
-        eb.or([
-          eb(eb.fn("lower", ["m.envelope_from"]), "=", wanted),
-          eb(eb.fn("lower", ["m.envelope_to"]), "=", wanted),
-          eb(eb.fn("lower", ["m.from_address"]), "=", wanted),
-          sql<boolean>`exists (select 1 from jsonb_array_elements(m."to" || m.cc) e where lower(e->>'address') = ${wanted})`,
-        ]),
-      )
-      .returning(["m.id", "m.inbox_id", "m.project_id", "m.size"])
-      .execute();
+    const erased = await tombstoneLiveMessages(trx, projectId, now, (eb) =>
+      eb.or([
+        eb(eb.fn("lower", ["envelope_from"]), "=", wanted),
+        eb(eb.fn("lower", ["envelope_to"]), "=", wanted),
+        eb(eb.fn("lower", ["from_address"]), "=", wanted),
+        sql<boolean>`exists (select 1 from jsonb_array_elements(messages."to" || messages.cc) e where lower(e->>'address') = ${wanted})`,
+      ]),
+    );
     const captureInboxIds = await captureInboxesOf(trx, projectId, wanted);
-    const perInbox = new Map<string, number>();
-    for (const row of erased) perInbox.set(row.inbox_id, (perInbox.get(row.inbox_id) ?? 0) + 1);
     // Every inbox this touches is locked first, in id order, as every writer of inbox rows
     // locks them, and before the storage meter below (the store takes inbox, then meter): two
     // erasures, or an erasure and a store, never wait on each other in a cycle.
-    const touched = [...new Set([...perInbox.keys(), ...captureInboxIds])].sort();
+    const touched = [...new Set([...erased.map((row) => row.inbox_id), ...captureInboxIds])].sort();
     if (touched.length > 0) await trx.selectFrom("inboxes").select("id").where("project_id", "=", projectId).where("id", "in", touched).orderBy("id").forUpdate().execute();
-    for (const [inboxId, count] of [...perInbox].sort(([a], [b]) => (a < b ? -1 : 1))) {
-      await trx
-        .updateTable("inboxes")
-        .set({ message_count: sql<number>`greatest(message_count - ${count}, 0)` })
-        .where("project_id", "=", projectId)
-        .where("id", "=", inboxId)
-        .execute();
-    }
+    await lowerMessageCounts(trx, erased);
     await lowerStoredBytes(trx, erased);
     await forgetMessageDeliveries(trx, projectId, erased.map((row) => row.id));
     const deleted = await deleteLockedInboxIds(trx, projectId, captureInboxIds);

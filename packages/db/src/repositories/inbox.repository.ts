@@ -3,7 +3,7 @@ import { type Db, inTransaction } from "../database";
 import type { Database, Labels } from "../tables";
 import { type IdPage, newestFirst } from "./id-page";
 import { queueUnusedBlobs } from "./reaper.repository";
-import { lowerStoredBytes } from "./storage-usage.repository";
+import { lowerStoredBytes } from "./counters";
 
 export interface Inbox {
   id: string;

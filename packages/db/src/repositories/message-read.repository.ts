@@ -1,11 +1,11 @@
-import { type ExpressionBuilder, type Selectable, sql } from "kysely";
+import { type Expression, type ExpressionBuilder, type Selectable, type SqlBool, sql } from "kysely";
 import { jsonArrayFrom } from "kysely/helpers/postgres";
 import { type Db, inTransaction } from "../database";
 import { type Database, type Labels, MESSAGE_COLUMNS } from "../tables";
 import { compiledOnce } from "../compiled-once";
 import { prepareVaryingStatement } from "../prepared-statements";
 import type { ParsedContent } from "./message.repository";
-import { lowerStoredBytes } from "./storage-usage.repository";
+import { lowerMessageCounts, lowerStoredBytes } from "./counters";
 
 export interface AttachmentRecord {
   id: string;
@@ -207,27 +207,30 @@ export async function listReadableMessages(
  */
 export async function tombstoneMessage(db: Db, projectId: string, id: string, now = new Date()): Promise<boolean> {
   return inTransaction(db, async (trx) => {
-    const erased = await trx
-      .updateTable("messages")
-      .set({ deleted_at: now })
-      .where("project_id", "=", projectId)
-      .where("id", "=", id)
-      .where("deleted_at", "is", null)
-      .where("visible_at", "<=", now)
-      .where("expires_at", ">", now)
-      .returning(["inbox_id", "project_id", "size"])
-      .executeTakeFirst();
-    if (!erased) return false;
-    await trx
-      .updateTable("inboxes")
-      .set({ message_count: sql<number>`greatest(message_count - 1, 0)` })
-      .where("project_id", "=", projectId)
-      .where("id", "=", erased.inbox_id)
-      .execute();
-    // After the inbox row, as the store takes them (inbox, then meter): no lock cycle.
-    await lowerStoredBytes(trx, [erased]);
+    const erased = await tombstoneLiveMessages(trx, projectId, now, (eb) => eb.and([eb("id", "=", id), eb("visible_at", "<=", now)]));
+    if (erased.length === 0) return false;
+    // The inbox row, then the meter, as the store takes them: no lock cycle.
+    await lowerMessageCounts(trx, erased);
+    await lowerStoredBytes(trx, erased);
     return true;
   });
+}
+
+/**
+ * Tombstones, at `now`, the project's live messages (not tombstoned, not expired) that `which`
+ * picks: reads lose them at once, the reaper removes rows and bytes later. Returns what the
+ * counters need of each; the caller lowers them (counters.ts) in the same transaction.
+ */
+export async function tombstoneLiveMessages(trx: Db, projectId: string, now: Date, which: (eb: ExpressionBuilder<Database, "messages">) => Expression<SqlBool>) {
+  return trx
+    .updateTable("messages")
+    .set({ deleted_at: now })
+    .where("project_id", "=", projectId)
+    .where("deleted_at", "is", null)
+    .where("expires_at", ">", now)
+    .where(which)
+    .returning(["id", "inbox_id", "project_id", "size"])
+    .execute();
 }
 
 /** What an event stream `message` frame carries: the envelope and extractions, no body. */

@@ -118,7 +118,7 @@ const storeStatement = compiledOnce(4, (db: Db, contents: string, copies: string
       group by project_id, period_start, metric order by project_id, period_start, metric
       on conflict (project_id, period_start, metric) do update set used = usage_counters.used + excluded.used
     ),
-    -- The storage.bytes meter gains every new copy's size (see storage-usage.repository).
+    -- The storage.bytes meter gains every new copy's size (see counters.ts).
     stored as (
       insert into storage_usage (project_id, bytes)
       select project_id, sum(size) from fresh group by project_id order by project_id

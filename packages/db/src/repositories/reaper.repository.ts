@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import type { Db } from "../database";
-import { lowerStoredBytes } from "./storage-usage.repository";
+import { lowerMessageCounts, lowerStoredBytes } from "./counters";
 
 /**
  * Queues for deletion the object prefixes (`projects/<p>/tx/<t>/`, everything up to the raw
@@ -40,16 +40,9 @@ export async function reapMessages(db: Db, limit: number, now = new Date()): Pro
     // of the message (sender, subject, codes, links) and must not outlive it. A pending one
     // stays until its next attempt finds the message gone and drops it, which the log shows.
     await trx.deleteFrom("webhook_deliveries").where("subject_id", "in", ids).where("state", "<>", "pending").execute();
-    const expiredPerInbox = new Map<string, number>();
-    for (const row of doomed) if (row.deleted_at === null) expiredPerInbox.set(row.inbox_id, (expiredPerInbox.get(row.inbox_id) ?? 0) + 1);
-    for (const [inboxId, count] of [...expiredPerInbox].sort(([a], [b]) => (a < b ? -1 : 1))) {
-      await trx
-        .updateTable("inboxes")
-        .set({ message_count: sql<number>`greatest(message_count - ${count}, 0)` })
-        .where("id", "=", inboxId)
-        .execute();
-    }
-    await lowerStoredBytes(trx, doomed.filter((row) => row.deleted_at === null));
+    const expired = doomed.filter((row) => row.deleted_at === null);
+    await lowerMessageCounts(trx, expired);
+    await lowerStoredBytes(trx, expired);
     await queueUnusedBlobs(trx, doomed.map((row) => row.raw_key));
     return doomed.length;
   });
