@@ -20,6 +20,35 @@ const limit = (value: string): number | "none" => (value === "none" ? "none" : i
 const limitValue = (value: number | "none" | undefined) => (value === "none" ? null : value);
 const shown = (value: number | null) => (value === null ? "none" : String(value));
 
+/**
+ * The options of a set of limits, `--monthly-messages <n|none>` for `monthly_messages` (`none`
+ * removes it), from their API names and descriptions: `add` declares them on a command, `given`
+ * reads them back from its options by API name (undefined where not given), `shown` prints the
+ * limits of an answer (`monthly_messages 100, storage_bytes none`).
+ */
+function limitOptions<K extends string>(limits: Record<K, string>) {
+  const names = Object.keys(limits) as K[];
+  // commander's name of the option: camelCase.
+  const optionOf = (name: K) => name.replace(/_(.)/g, (_, letter: string) => letter.toUpperCase());
+  return {
+    add: (command: Command) => names.reduce((declared, name) => declared.option(`--${name.replaceAll("_", "-")} <n|none>`, limits[name], limit), command),
+    given: (options: Record<string, number | "none" | undefined>) => Object.fromEntries(names.map((name) => [name, limitValue(options[optionOf(name)])])) as Record<K, number | null | undefined>,
+    shown: (values: Record<K, number | null>) => names.map((name) => `${name} ${shown(values[name])}`).join(", "),
+  };
+}
+
+const ORGANISATION_LIMITS = limitOptions({
+  monthly_messages: "messages per calendar month over every project (organisation limits)",
+  storage_bytes: "bytes stored over every project (organisation limits)",
+});
+
+const PROJECT_LIMITS = limitOptions({
+  ingest_ceiling: "messages accepted per billing period",
+  monthly_messages: "messages per calendar month before reads answer quota_exceeded",
+  rate_limit_read: "read requests per second per key (none: the server's default)",
+  rate_limit_write: "write requests per second per key (none: the server's default)",
+});
+
 /** A failed admin call: printed as `code: reason` on stderr by the entry point. */
 export class AdminCallError extends Error {}
 
@@ -80,24 +109,17 @@ export function adminCommand(loadConfig: () => Config): Command {
       show(client().POST("/admin/v1/organisations", { body: { name: o.name, organisation_limits: o.organisationLimits === true } }), o.json === true, (d) => `organisation ${d.id} (${d.name})`),
     );
 
-  admin
-    .command("update-organisation <id>")
-    .option("--suspended <bool>", "true or false", bool)
-    .option("--organisation-limits <bool>", "true or false", bool)
-    .option("--monthly-messages <n|none>", "messages per calendar month over every project (organisation limits)", limit)
-    .option("--storage-bytes <n|none>", "bytes stored over every project (organisation limits)", limit)
+  ORGANISATION_LIMITS.add(admin.command("update-organisation <id>").option("--suspended <bool>", "true or false", bool).option("--organisation-limits <bool>", "true or false", bool))
     .addOption(jsonOption())
     .action((id: string, o) => {
-      const limits = { monthly_messages: limitValue(o.monthlyMessages), storage_bytes: limitValue(o.storageBytes) };
+      const limits = ORGANISATION_LIMITS.given(o);
       return show(
         client().PATCH("/admin/v1/organisations/{id}", {
           params: { path: { id } },
           body: { suspended: o.suspended, organisation_limits: o.organisationLimits, ...(Object.values(limits).some((v) => v !== undefined) ? { limits } : {}) },
         }),
         o.json === true,
-        (d) =>
-          `organisation ${d.id}: suspended ${d.suspended}, organisation limits ${d.organisation_limits}, ` +
-          `monthly_messages ${shown(d.limits.monthly_messages)}, storage_bytes ${shown(d.limits.storage_bytes)}`,
+        (d) => `organisation ${d.id}: suspended ${d.suspended}, organisation limits ${d.organisation_limits}, ${ORGANISATION_LIMITS.shown(d.limits)}`,
       );
     });
 
@@ -111,32 +133,13 @@ export function adminCommand(loadConfig: () => Config): Command {
       show(client().POST("/admin/v1/projects", { body: { organisation_id: o.organisationId, key: o.key, region: o.region } }), o.json === true, (d) => `project ${d.key} (${d.id})`),
     );
 
-  admin
-    .command("update-project <id>")
-    .option("--max-concurrent-waits <n>", "blocking waits in flight per project", int)
-    .option("--ingest-ceiling <n|none>", "messages accepted per billing period", limit)
-    .option("--monthly-messages <n|none>", "messages per calendar month before reads answer quota_exceeded", limit)
-    .option("--rate-limit-read <n|none>", "read requests per second per key (none: the server's default)", limit)
-    .option("--rate-limit-write <n|none>", "write requests per second per key (none: the server's default)", limit)
+  PROJECT_LIMITS.add(admin.command("update-project <id>").option("--max-concurrent-waits <n>", "blocking waits in flight per project", int))
     .addOption(jsonOption())
     .action((id: string, o) =>
       show(
-        client().PATCH("/admin/v1/projects/{id}", {
-          params: { path: { id } },
-          body: {
-            limits: {
-              max_concurrent_waits: o.maxConcurrentWaits,
-              ingest_ceiling: limitValue(o.ingestCeiling),
-              monthly_messages: limitValue(o.monthlyMessages),
-              rate_limit_read: limitValue(o.rateLimitRead),
-              rate_limit_write: limitValue(o.rateLimitWrite),
-            },
-          },
-        }),
+        client().PATCH("/admin/v1/projects/{id}", { params: { path: { id } }, body: { limits: { max_concurrent_waits: o.maxConcurrentWaits, ...PROJECT_LIMITS.given(o) } } }),
         o.json === true,
-        (d) =>
-          `project ${d.id}: max_concurrent_waits ${d.limits.max_concurrent_waits}, ingest_ceiling ${shown(d.limits.ingest_ceiling)}, ` +
-          `monthly_messages ${shown(d.limits.monthly_messages)}, rate_limit_read ${shown(d.limits.rate_limit_read)}, rate_limit_write ${shown(d.limits.rate_limit_write)}`,
+        (d) => `project ${d.id}: max_concurrent_waits ${d.limits.max_concurrent_waits}, ${PROJECT_LIMITS.shown(d.limits)}`,
       ),
     );
 
