@@ -13,12 +13,10 @@ import { type AttemptRecord, claimDelivery, insertWebhook, recordAttempt } from 
 // reaper's share; capture inboxes; the accept ledger.
 
 const suite = useRepositoryDatabase("mailstop_erasure", ["erasure", "others"]);
+const [projectId, otherProjectId] = [suite.projectId("erasure"), suite.projectId("others")];
 let db: Db;
-let projectId: string;
-let otherProjectId: string;
 beforeAll(() => {
   db = suite.db;
-  [projectId, otherProjectId] = [suite.projectId("erasure"), suite.projectId("others")];
 });
 
 let counter = 0;

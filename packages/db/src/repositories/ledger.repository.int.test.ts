@@ -1,7 +1,7 @@
 import { newTransactionId } from "@mailstop/core";
-import { createFreshDatabase, dropDatabase, runServerUrl } from "@mailstop/testkit";
-import { type Db, createDatabase, migrateToLatest } from "../index";
+import type { Db } from "../index";
 import { claimStaleTransactions, ledgerState, markTransactionsDone, recordAcceptedTransactions } from "./ledger.repository";
+import { useRepositoryDatabase } from "./repository-database.fixture";
 
 const transaction = (acceptedAt: Date) => ({
   id: newTransactionId(),
@@ -15,16 +15,10 @@ const transaction = (acceptedAt: Date) => ({
 const secondsAgo = (seconds: number) => new Date(Date.now() - seconds * 1000);
 
 describe("the accept ledger's repository", () => {
+  const suite = useRepositoryDatabase("mailstop_ledger");
   let db: Db;
-  let database: { name: string; url: string };
-  beforeAll(async () => {
-    database = await createFreshDatabase(runServerUrl(), "mailstop_ledger");
-    db = createDatabase(database.url, { maxConnections: 4 });
-    await migrateToLatest(db);
-  });
-  afterAll(async () => {
-    await db.destroy();
-    await dropDatabase(runServerUrl(), database.name);
+  beforeAll(() => {
+    db = suite.db;
   });
 
   const claimedIds = async (grace: number) => (await claimStaleTransactions(db, grace, 100)).map((t) => t.id);

@@ -8,11 +8,10 @@ import { storeInput } from "./store-input.fixture";
 import { useRepositoryDatabase } from "./repository-database.fixture";
 
 const suite = useRepositoryDatabase("mailstop_messages", ["batch"]);
+const projectId = suite.projectId("batch");
 let db: Db;
-let projectId: string;
 beforeAll(() => {
   db = suite.db;
-  projectId = suite.projectId("batch");
 });
 
 async function inbox(tag: string): Promise<string> {

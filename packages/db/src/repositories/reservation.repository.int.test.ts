@@ -1,23 +1,18 @@
 import { newId, newTransactionId, periodStart } from "@mailstop/core";
-import { createFreshDatabase, dropDatabase, runServerUrl, uniqueProjectKey } from "@mailstop/testkit";
-import { type Db, createDatabase, migrateToLatest } from "../index";
+import { uniqueProjectKey } from "@mailstop/testkit";
+import type { Db } from "../index";
 import { markTransactionsDone, pruneDoneTransactions, recordAcceptedTransactions } from "./ledger.repository";
+import { useRepositoryDatabase } from "./repository-database.fixture";
 import { releaseReservations, reserveRecipient, reservedRecipients, settleReservations } from "./reservation.repository";
 import { insertOrganisation, insertProject, updateOrganisation, updateProjectLimits } from "./tenancy.repository";
 
 const period = () => periodStart(new Date());
 
 describe("ingest reservations", () => {
+  const suite = useRepositoryDatabase("mailstop_reservations", [], { maxConnections: 8 });
   let db: Db;
-  let database: { name: string; url: string };
-  beforeAll(async () => {
-    database = await createFreshDatabase(runServerUrl(), "mailstop_reservations");
-    db = createDatabase(database.url, { maxConnections: 8 });
-    await migrateToLatest(db);
-  });
-  afterAll(async () => {
-    await db.destroy();
-    await dropDatabase(runServerUrl(), database.name);
+  beforeAll(() => {
+    db = suite.db;
   });
 
   async function project(organisationId?: string): Promise<{ id: string; organisationId: string }> {

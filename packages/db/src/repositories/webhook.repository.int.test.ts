@@ -16,12 +16,10 @@ import {
 } from "./webhook.repository";
 
 const suite = useRepositoryDatabase("mailstop_webhooks", ["hooks", "other"]);
+const [projectId, otherProjectId] = [suite.projectId("hooks"), suite.projectId("other")];
 let db: Db;
-let projectId: string;
-let otherProjectId: string;
 beforeAll(() => {
   db = suite.db;
-  [projectId, otherProjectId] = [suite.projectId("hooks"), suite.projectId("other")];
 });
 
 const endpoint = (events: Parameters<typeof insertWebhook>[1]["events"], owner = projectId) =>
