@@ -2,14 +2,17 @@ import type { ColumnType, Generated } from "kysely";
 
 type CreatedAt = ColumnType<Date, Date | undefined, never>;
 
+/** A nullable limit column, written as a number; `Read` is what pg returns: int8 comes back as a string, to keep precision. */
+type Limit<Read extends string | number> = ColumnType<Read | null, number | null | undefined, number | null>;
+
 export interface OrganisationsTable {
   id: string;
   name: string;
   suspended: Generated<boolean>;
   organisation_limits: Generated<boolean>;
-  // int8 comes back as a string; null: no limit.
-  monthly_messages: ColumnType<string | null, number | null | undefined, number | null>;
-  storage_bytes: ColumnType<string | null, number | null | undefined, number | null>;
+  // null: no limit.
+  monthly_messages: Limit<string>;
+  storage_bytes: Limit<string>;
   created_at: CreatedAt;
 }
 
@@ -19,12 +22,12 @@ export interface ProjectsTable {
   key: string;
   region: "us" | "eu";
   max_concurrent_waits: Generated<number>;
-  // pg returns int8 as a string to keep precision.
-  ingest_ceiling: ColumnType<string | null, number | null | undefined, number | null>;
-  monthly_messages: ColumnType<string | null, number | null | undefined, number | null>;
+  // null: no limit.
+  ingest_ceiling: Limit<string>;
+  monthly_messages: Limit<string>;
   /** Requests per second per key, per class; null: the server's default. */
-  rate_limit_read: ColumnType<number | null, number | null | undefined, number | null>;
-  rate_limit_write: ColumnType<number | null, number | null | undefined, number | null>;
+  rate_limit_read: Limit<number>;
+  rate_limit_write: Limit<number>;
   created_at: CreatedAt;
 }
 
