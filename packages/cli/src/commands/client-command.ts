@@ -92,6 +92,24 @@ export function listCommand<T>(description: string, list: (mailstop: Mailstop, q
     );
 }
 
+/** `<resource> <name> <argument>`: one call with the argument, printing its answer (`json`) or what `text` says of it. */
+export function argumentCommand<A>(
+  name: string,
+  description: string,
+  argument: [name: string, description: string],
+  call: (mailstop: Mailstop, argument: string) => Promise<A>,
+  text: (answer: A) => string,
+): Command {
+  return clientCommand(name, description)
+    .argument(...argument)
+    .action(
+      clientAction(async (mailstop, _options, value) => {
+        const answer = await call(mailstop, value);
+        return { json: answer, text: text(answer) };
+      }),
+    );
+}
+
 /** `<resource> delete <id>`: prints `deleted <id>` (or what `text` says of the answer). */
 export function deleteCommand<A extends { id: string }>(
   description: string,
@@ -99,12 +117,5 @@ export function deleteCommand<A extends { id: string }>(
   remove: (mailstop: Mailstop, id: string) => Promise<A>,
   text: (answer: A) => string = (answer) => `deleted ${answer.id}`,
 ): Command {
-  return clientCommand("delete", description)
-    .argument(...argument)
-    .action(
-      clientAction(async (mailstop, _options, id) => {
-        const answer = await remove(mailstop, id);
-        return { json: answer, text: text(answer) };
-      }),
-    );
+  return argumentCommand("delete", description, argument, remove, text);
 }

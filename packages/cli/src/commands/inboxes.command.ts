@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { Command } from "commander";
 import type { Inbox } from "@mailstop/sdk/source";
-import { type ClientOptions, clientAction, clientCommand, deleteCommand, lines, listCommand } from "./client-command";
+import { type ClientOptions, argumentCommand, clientAction, clientCommand, deleteCommand, lines, listCommand } from "./client-command";
 import { parseRetention } from "./parse-options";
 
 interface CreateOptions extends ClientOptions {
@@ -14,6 +14,9 @@ const messages = (count: number) => `${count} message${count === 1 ? "" : "s"}`;
 
 /** One line per inbox: id, address, message count, tag. */
 const inboxLines = (inboxes: readonly Inbox[]) => lines(inboxes.map((inbox) => [inbox.id, inbox.address, messages(inbox.message_count), inbox.tag]));
+
+/** The argument naming one inbox. */
+const INBOX: [string, string] = ["<id|address>", "an inbox id (ibx_…) or its address"];
 
 /** A tag for `inboxes create` without one: unique, so two runs never share an inbox. */
 const freshTag = () => `cli-${randomBytes(5).toString("hex")}`;
@@ -39,30 +42,20 @@ export function inboxesCommand(): Command {
         ),
     )
     .addCommand(
-      clientCommand("capture-address", "print the capture inbox the relay files mail to <recipient> under (the address to wait on)")
-        .argument("<recipient>", "the address your application sent to through the capture relay")
-        .action(
-          clientAction(async (mailstop, _options, recipient) => {
-            const address = await mailstop.inboxes.captureAddressOf(recipient);
-            return { json: { recipient, address }, text: address };
-          }),
-        ),
+      argumentCommand(
+        "capture-address",
+        "print the capture inbox the relay files mail to <recipient> under (the address to wait on)",
+        ["<recipient>", "the address your application sent to through the capture relay"],
+        async (mailstop, recipient) => ({ recipient, address: await mailstop.inboxes.captureAddressOf(recipient) }),
+        (capture) => capture.address,
+      ),
     )
     .addCommand(listCommand("list the project's inboxes", (mailstop, query) => mailstop.inboxes.list(query), inboxLines))
-    .addCommand(
-      clientCommand("get", "show one inbox")
-        .argument("<id|address>", "an inbox id (ibx_…) or its address")
-        .action(
-          clientAction(async (mailstop, _options, id) => {
-            const inbox = await mailstop.inboxes.get(id);
-            return { json: inbox, text: inboxLines([inbox]) };
-          }),
-        ),
-    )
+    .addCommand(argumentCommand("get", "show one inbox", INBOX, (mailstop, id) => mailstop.inboxes.get(id), (inbox) => inboxLines([inbox])))
     .addCommand(
       deleteCommand(
         "delete an inbox with all its messages",
-        ["<id|address>", "an inbox id (ibx_…) or its address"],
+        INBOX,
         (mailstop, id) => mailstop.inboxes.delete(id),
         (deleted) => `deleted ${deleted.id} (${messages(deleted.messages_deleted)})`,
       ),
