@@ -24,6 +24,21 @@ export async function finishedWithin(running: Iterable<Promise<void>>, graceMs: 
 }
 
 /**
+ * A worker of this process's queue: `wake` now and on every job `enqueued` here. Closing it stops
+ * the wakes, then `close` stops the worker itself and settles what it was running.
+ */
+export function wakeOnEnqueue(enqueued: EventEmitter, wake: () => void, close: () => Promise<void>): JobWorker {
+  enqueued.on("job", wake);
+  wake();
+  return {
+    close() {
+      enqueued.off("job", wake);
+      return close();
+    },
+  };
+}
+
+/**
  * The JobQueue of the monolith without Redis: jobs are rows of the database it already has
  * (PGlite or PostgreSQL), so an accepted message's parse job is as durable as the message rows
  * and survives a restart. Same guarantees as the BullMQ adapter: idempotent job keys, delayed
@@ -171,17 +186,12 @@ export function startDatabaseWorker(
     }
   }
 
-  queue.enqueued.on("job", wake);
-  wake();
-  return {
-    async close() {
-      closed = true;
-      clearTimeout(timer);
-      queue.enqueued.off("job", wake);
-      const unfinished = [...running.keys()];
-      if (await finishedWithin(running.values(), options.closeGraceMs ?? WORKER_CLOSE_GRACE_MS)) return;
-      // Hand the stragglers back, their attempt refunded: the next start runs them again.
-      await Promise.all(unfinished.filter((id) => running.has(id)).map((id) => retryJob(db, id, 0, null, true).catch(() => undefined)));
-    },
-  };
+  return wakeOnEnqueue(queue.enqueued, wake, async () => {
+    closed = true;
+    clearTimeout(timer);
+    const unfinished = [...running.keys()];
+    if (await finishedWithin(running.values(), options.closeGraceMs ?? WORKER_CLOSE_GRACE_MS)) return;
+    // Hand the stragglers back, their attempt refunded: the next start runs them again.
+    await Promise.all(unfinished.filter((id) => running.has(id)).map((id) => retryJob(db, id, 0, null, true).catch(() => undefined)));
+  });
 }

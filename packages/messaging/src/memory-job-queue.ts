@@ -1,7 +1,7 @@
 import { EventEmitter } from "node:events";
 import type { Logger } from "@mailstop/logging";
 import { JOB_OPTIONS, type JobName, type JobPayloads, assertJobPayload } from "./catalog";
-import { WORKER_CLOSE_GRACE_MS, finishedWithin } from "./database-job-queue";
+import { WORKER_CLOSE_GRACE_MS, finishedWithin, wakeOnEnqueue } from "./database-job-queue";
 import { type JobHandlers, type JobQueue, type JobWorker, PermanentJobError } from "./job-queue";
 
 interface MemoryJob {
@@ -188,15 +188,10 @@ export function startMemoryWorker(queue: MemoryJobQueue, handlers: JobHandlers, 
     }
   }
 
-  queue.enqueued.on("job", wake);
-  wake();
-  return {
-    async close() {
-      closed = true;
-      clearTimeout(timer);
-      queue.enqueued.off("job", wake);
-      // What the grace cuts is repaired as after a crash (its ledger row stays open).
-      await finishedWithin(running, options.closeGraceMs ?? WORKER_CLOSE_GRACE_MS);
-    },
-  };
+  return wakeOnEnqueue(queue.enqueued, wake, async () => {
+    closed = true;
+    clearTimeout(timer);
+    // What the grace cuts is repaired as after a crash (its ledger row stays open).
+    await finishedWithin(running, options.closeGraceMs ?? WORKER_CLOSE_GRACE_MS);
+  });
 }
