@@ -13,17 +13,27 @@ import { RedisBus } from "./redis-bus";
 const logger = createLogger({ level: "silent" });
 const { cleanups, redis, readyRedis } = useSuiteConnections(logger);
 
+/**
+ * A Redis of the test's own (killing pub/sub clients on the shared one would cut other tests'
+ * buses) with a bus on it, and a ready admin connection to break it with. `elsewhere` makes
+ * another process's bus on the same Redis and prefix.
+ */
+async function busOnOwnRedis() {
+  const own = await startTestRedis();
+  cleanups.push(() => own.kill());
+  const publisher = redis("command", own.url);
+  const admin = redis("command", own.url);
+  await Promise.all([publisher, admin].map((connection) => (connection.status === "ready" ? undefined : once(connection, "ready"))));
+  const prefix = uniqueRedisPrefix();
+  const busOf = (connection: ReturnType<typeof redis>) => new RedisBus(connection, () => redis("blocking", own.url), prefix, logger);
+  return { own, admin, bus: busOf(publisher), elsewhere: () => busOf(redis("command", own.url)) };
+}
+
 describe("Redis pub/sub credential changes when the subscriber connection drops", () => {
   it("tells the watchers at once, and again once the channel is live after the resubscribe", async () => {
-    const own = await startTestRedis();
-    cleanups.push(() => own.kill());
-    const publisher = redis("command", own.url);
-    const admin = redis("command", own.url);
-    await Promise.all([publisher, admin].map((connection) => (connection.status === "ready" ? undefined : once(connection, "ready"))));
-    const prefix = uniqueRedisPrefix();
-    const bus = new RedisBus(publisher, () => redis("blocking", own.url), prefix, logger);
+    const { admin, bus, elsewhere: anotherProcess } = await busOnOwnRedis();
     // Another process's publisher: what this process hears only through its subscriber connection.
-    const elsewhere = new RedisBus(redis("command", own.url), () => redis("blocking", own.url), prefix, logger);
+    const elsewhere = anotherProcess();
     try {
       const listener = recordingListener();
       await bus.watchCredentialChanges(listener);
@@ -44,11 +54,7 @@ describe("Redis pub/sub credential changes when the subscriber connection drops"
 
 describe("Redis pub/sub credential watchers when Redis is gone", () => {
   it("stop watching at once, without waiting for Redis to come back (a shutdown must not hang)", async () => {
-    const own = await startTestRedis();
-    cleanups.push(() => own.kill());
-    const publisher = redis("command", own.url);
-    if (publisher.status !== "ready") await once(publisher, "ready");
-    const bus = new RedisBus(publisher, () => redis("blocking", own.url), uniqueRedisPrefix(), logger);
+    const { own, bus } = await busOnOwnRedis();
     const listener = recordingListener();
     const unwatch = await bus.watchCredentialChanges(listener);
     const lost = listener.next(5000);
@@ -65,13 +71,7 @@ describe("Redis pub/sub when its subscriber connection drops", () => {
   it(
     "subscribes every channel again and then tells its listeners, once per resubscribe",
     async () => {
-      // A Redis of its own: killing pub/sub clients on the shared one would cut other tests' buses.
-      const own = await startTestRedis();
-      cleanups.push(() => own.kill());
-      const publisher = redis("command", own.url);
-      const admin = redis("command", own.url);
-      await Promise.all([publisher, admin].map((connection) => (connection.status === "ready" ? undefined : once(connection, "ready"))));
-      const bus = new RedisBus(publisher, () => redis("blocking", own.url), uniqueRedisPrefix(), logger);
+      const { admin, bus } = await busOnOwnRedis();
       try {
         let got: (event: ArrivalEvent) => void = () => undefined;
         for (const inbox of ["ibx_r1", "ibx_r2", "ibx_r3"]) await bus.subscribeArrivals(inbox, (event) => got(event));
