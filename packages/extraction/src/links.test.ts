@@ -87,23 +87,22 @@ describe("link kinds", () => {
     expect(kindOf(text)).toBeNull();
   });
 
-  it("applies the precedence unsubscribe > reset_password > verify > sign_in", () => {
-    expect(kindOf("Confirm unsubscribe")).toBe("unsubscribe");
-    expect(kindOf("Confirm password reset")).toBe("reset_password");
-    expect(kindOf("Log in and verify your email")).toBe("verify");
-    expect(kindOf("Unsubscribe and reset your password")).toBe("unsubscribe");
-  });
-
-  it("lets a magic link outrank verify but not reset_password or unsubscribe", () => {
-    expect(kindOf("magic-link/verify")).toBe("sign_in");
-    expect(kindOf("Verify and sign in with your magic link")).toBe("sign_in");
-    expect(kindOf("Reset password or use a magic link")).toBe("reset_password");
-    expect(kindOf("Unsubscribe from magic link emails")).toBe("unsubscribe");
-  });
-
-  it("reads recover before verify and sign-in", () => {
-    expect(kindOf("Verify it's you to recover your account")).toBe("reset_password");
-    expect(kindOf("Log in to the recovery flow")).toBe("reset_password");
+  const PRECEDENCE = "unsubscribe > reset_password > verify > sign_in";
+  const MAGIC_LINK = "a magic link outranks verify but not reset_password or unsubscribe";
+  const RECOVER = "recover before verify and sign-in";
+  it.each([
+    [PRECEDENCE, "Confirm unsubscribe", "unsubscribe"],
+    [PRECEDENCE, "Confirm password reset", "reset_password"],
+    [PRECEDENCE, "Log in and verify your email", "verify"],
+    [PRECEDENCE, "Unsubscribe and reset your password", "unsubscribe"],
+    [MAGIC_LINK, "magic-link/verify", "sign_in"],
+    [MAGIC_LINK, "Verify and sign in with your magic link", "sign_in"],
+    [MAGIC_LINK, "Reset password or use a magic link", "reset_password"],
+    [MAGIC_LINK, "Unsubscribe from magic link emails", "unsubscribe"],
+    [RECOVER, "Verify it's you to recover your account", "reset_password"],
+    [RECOVER, "Log in to the recovery flow", "reset_password"],
+  ])("applies the precedence %s: %p is %s", (_rule, text, kind) => {
+    expect(kindOf(text)).toBe(kind);
   });
 
   it("reads the anchor text before the URL", () => {
