@@ -1,6 +1,6 @@
 import { sha256 } from "@mailstop/core";
-import { audited, eraseAddress } from "@mailstop/db";
-import { keySource } from "../../audit/audit-source";
+import { eraseAddress } from "@mailstop/db";
+import { auditedByKey } from "../../audit/audit-source";
 import { type ApiDeps, publicRoute } from "../../deps";
 
 /**
@@ -15,12 +15,11 @@ export const eraseMessagesRoute = ({ db }: ApiDeps) =>
   publicRoute("eraseMessages", async ({ auth, body, requestId }) => {
     const address = body.address.toLowerCase();
     const erasedAt = new Date();
-    const erased = await audited(
+    const erased = await auditedByKey(
       db,
+      { auth, requestId },
       (trx) => eraseAddress(trx, auth.project.id, address, erasedAt),
       ({ messagesErased, captureInboxesDeleted }) => ({
-        projectId: auth.project.id,
-        source: keySource({ auth, requestId }),
         action: "messages.erased",
         target: { type: "project", id: auth.project.id },
         details: { address_sha256: sha256(address).toString("hex"), messages_erased: messagesErased, capture_inboxes_deleted: captureInboxesDeleted },

@@ -1,6 +1,6 @@
 import { MailstopError } from "@mailstop/core";
-import { audited, deleteDomainIfUnused } from "@mailstop/db";
-import { keySource } from "../../audit/audit-source";
+import { deleteDomainIfUnused } from "@mailstop/db";
+import { auditedByKey } from "../../audit/audit-source";
 import { type ApiDeps, publicRoute } from "../../deps";
 import { domainNotFound, requireDomain } from "../../domains/domain.service";
 
@@ -8,14 +8,8 @@ import { domainNotFound, requireDomain } from "../../domains/domain.service";
 export const deleteDomainRoute = ({ db }: ApiDeps) =>
   publicRoute("deleteDomain", async ({ auth, params, requestId }) => {
     const domain = await requireDomain(db, auth.project.id, params.id);
-    const result = await audited(
-      db,
-      (trx) => deleteDomainIfUnused(trx, auth.project.id, domain.id),
-      (outcome) =>
-        outcome.found && outcome.deleted
-          ? { projectId: auth.project.id, source: keySource({ auth, requestId }), action: "domain.deleted", target: { type: "domain", id: domain.id }, details: { domain: domain.domain } }
-          : null,
-    );
+    const entry = { action: "domain.deleted", target: { type: "domain", id: domain.id }, details: { domain: domain.domain } } as const;
+    const result = await auditedByKey(db, { auth, requestId }, (trx) => deleteDomainIfUnused(trx, auth.project.id, domain.id), (outcome) => (outcome.found && outcome.deleted ? entry : null));
     // Lost a race with a concurrent delete: gone, as any unknown domain.
     if (!result.found) throw domainNotFound(params.id);
     if (!result.deleted) {

@@ -1,6 +1,6 @@
-import { audited, deleteMatchingInboxes } from "@mailstop/db";
+import { deleteMatchingInboxes } from "@mailstop/db";
 import { invalidRequest } from "@mailstop/openapi";
-import { keySource } from "../../audit/audit-source";
+import { auditedByKey } from "../../audit/audit-source";
 import { type ApiDeps, publicRoute } from "../../deps";
 import { inboxFilterFrom } from "../../inboxes/inbox-filter";
 
@@ -17,15 +17,14 @@ export const cleanupInboxesRoute = ({ db }: ApiDeps) =>
     if (filter.tagPrefix === undefined && filter.label === undefined) {
       invalidRequest([{ in: "body", path: "/", message: "needs tag_prefix, or label_key with label_value" }], "Cleanup needs at least one selector.");
     }
-    const counts = await audited(
+    const counts = await auditedByKey(
       db,
+      { auth, requestId },
       (trx) => deleteMatchingInboxes(trx, auth.project.id, filter, CLEANUP_BATCH),
       (deleted) =>
         deleted.inboxesDeleted === 0
           ? null
           : {
-              projectId: auth.project.id,
-              source: keySource({ auth, requestId }),
               action: "inboxes.cleaned_up",
               target: { type: "project", id: auth.project.id },
               details: {

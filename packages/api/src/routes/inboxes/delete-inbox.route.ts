@@ -1,6 +1,6 @@
 import { MailstopError } from "@mailstop/core";
-import { audited, deleteInbox } from "@mailstop/db";
-import { keySource } from "../../audit/audit-source";
+import { deleteInbox } from "@mailstop/db";
+import { auditedByKey } from "../../audit/audit-source";
 import { type ApiDeps, publicRoute } from "../../deps";
 import { requireInbox } from "../../inboxes/inbox.service";
 
@@ -8,19 +8,14 @@ import { requireInbox } from "../../inboxes/inbox.service";
 export const deleteInboxRoute = ({ db }: ApiDeps) =>
   publicRoute("deleteInbox", async ({ auth, params, requestId }) => {
     const inbox = await requireInbox(db, auth.project.id, params.id);
-    const counts = await audited(
+    const counts = await auditedByKey(
       db,
+      { auth, requestId },
       (trx) => deleteInbox(trx, auth.project.id, inbox.id),
       (deleted) =>
         deleted.inboxesDeleted === 0
           ? null
-          : {
-              projectId: auth.project.id,
-              source: keySource({ auth, requestId }),
-              action: "inbox.deleted",
-              target: { type: "inbox", id: inbox.id },
-              details: { address: inbox.address, messages_deleted: deleted.messagesDeleted },
-            },
+          : { action: "inbox.deleted", target: { type: "inbox", id: inbox.id }, details: { address: inbox.address, messages_deleted: deleted.messagesDeleted } },
     );
     // Lost a race with a concurrent delete: the inbox is gone, as for any unknown inbox.
     if (counts.inboxesDeleted === 0) throw new MailstopError("inbox_not_found", `No inbox ${params.id} in this project.`);
