@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { type AuditSource, MailstopError, isId, newId, systemSource } from "@mailstop/core";
+import { type AuditSource, MailstopError, newId, systemSource } from "@mailstop/core";
 import {
   type Db,
   type Domain,
@@ -15,6 +15,7 @@ import {
 } from "@mailstop/db";
 import type { Logger } from "@mailstop/logging";
 import { invalidRequest } from "@mailstop/openapi";
+import { notFoundOnProject, requireOnProject } from "../project-resource";
 import { eventBody } from "../webhooks/event-body";
 import { type ServiceNames, checkDomainName } from "./domain-name";
 import { toDomainView } from "./domain.view";
@@ -58,14 +59,11 @@ export async function claimDomain(db: Db, projectId: string, name: string, servi
   }
 }
 
-export const domainNotFound = (reference: string) =>
-  new MailstopError("domain_not_found", `No domain ${reference} on this project.`, { details: { domain_id: reference } });
+export const domainNotFound = (reference: string) => notFoundOnProject("domain", reference);
 
 /** The project's domain with that id, or `domain_not_found` (also for another project's). */
-export async function requireDomain(db: Db, projectId: string, id: string): Promise<Domain> {
-  const domain = isId("domain", id) ? await findDomainById(db, projectId, id) : null;
-  if (domain === null) throw domainNotFound(id);
-  return domain;
+export function requireDomain(db: Db, projectId: string, id: string): Promise<Domain> {
+  return requireOnProject("domain", id, () => findDomainById(db, projectId, id));
 }
 
 /**

@@ -1,8 +1,9 @@
-import { type AuditSource, MailstopError, isId, newId, redactUrl } from "@mailstop/core";
+import { type AuditSource, newId, redactUrl } from "@mailstop/core";
 import { type AuditEntry, type Db, type Webhook, audited, findWebhook, insertWebhook, raiseWebhookEvent, rotateWebhookSecret, updateWebhook } from "@mailstop/db";
 import { type PublicComponents, invalidRequest } from "@mailstop/openapi";
 import { BlockedTarget, type SecretBox, type TargetGuard, newWebhookSecret } from "@mailstop/webhooks";
 import type { ApiDeps } from "../deps";
+import { notFoundOnProject, requireOnProject } from "../project-resource";
 import { eventBody } from "./event-body";
 
 type CreateWebhookRequest = PublicComponents["schemas"]["CreateWebhookRequest"];
@@ -11,14 +12,11 @@ type UpdateWebhookRequest = PublicComponents["schemas"]["UpdateWebhookRequest"];
 /** How long the secret before a rotation keeps signing beside the new one. */
 export const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
-export const webhookNotFound = (reference: string) =>
-  new MailstopError("webhook_not_found", `No webhook ${reference} on this project.`, { details: { webhook_id: reference } });
+export const webhookNotFound = (reference: string) => notFoundOnProject("webhook", reference);
 
 /** The project's endpoint with that id, or `webhook_not_found` (also for another project's). */
-export async function requireWebhook(db: Db, projectId: string, id: string): Promise<Webhook> {
-  const webhook = isId("webhook", id) ? await findWebhook(db, projectId, id) : null;
-  if (webhook === null) throw webhookNotFound(id);
-  return webhook;
+export function requireWebhook(db: Db, projectId: string, id: string): Promise<Webhook> {
+  return requireOnProject("webhook", id, () => findWebhook(db, projectId, id));
 }
 
 /**
