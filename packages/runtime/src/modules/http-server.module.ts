@@ -1,4 +1,3 @@
-import { once } from "node:events";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { ApiKeyCache, type HttpContribution, KEY_CACHE_TTL_MS, createHttpApp, createHttpServer, healthRoute } from "@mailstop/http";
@@ -6,6 +5,7 @@ import { findApiKeyByHash } from "@mailstop/db";
 import { notReady as notReadyError } from "@mailstop/core";
 import { publicDocument } from "@mailstop/openapi";
 import { type RuntimeContext, defineModule } from "../module";
+import { closeListener, listen } from "./listener";
 import { mountMcp } from "./mcp-endpoint";
 
 /**
@@ -88,20 +88,14 @@ export const httpServerModule = defineModule({
           observeRequest: (route, method, status, seconds) => metrics.observeRequest(route, method, status, seconds),
           contributions: [health, ...(downloadRoutes ?? []), ...(waiterRoutes ?? []), ...(apiRoutes ?? [])],
         });
-        const listener = createHttpServer(app, held).listen(config.http.port, config.host);
-        server = listener;
-        await once(listener, "listening");
-        const address = listener.address() as AddressInfo;
-        logger.info({ host: address.address, port: address.port, public_url: config.http.publicUrl }, "http listening");
-        return { httpAddress: { host: address.address, port: address.port } };
+        server = createHttpServer(app, held);
+        const address = await listen(server, config.http.port, config.host);
+        logger.info({ ...address, public_url: config.http.publicUrl }, "http listening");
+        return { httpAddress: address };
       },
       async stop() {
         await unwatchKeys?.();
-        if (!server?.listening) return;
-        const closed = once(server, "close");
-        server.close();
-        server.closeIdleConnections();
-        await closed;
+        await closeListener(server, "idle");
       },
       ready: async () => server?.listening === true,
     };

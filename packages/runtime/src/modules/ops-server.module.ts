@@ -1,8 +1,7 @@
-import { once } from "node:events";
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { type MailstopError, asMailstopError, notReady as notReadyError, toEnvelope, unknownRoute } from "@mailstop/core";
 import { type RuntimeContext, defineModule } from "../module";
+import { closeListener, listen } from "./listener";
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {
   const bytes = Buffer.from(JSON.stringify(body));
@@ -54,21 +53,12 @@ export const opsServerModule = defineModule({
     let server: Server | undefined;
     return {
       async start() {
-        const listener = createServer(handler(context));
-        server = listener;
-        listener.listen(context.config.opsPort, context.config.host);
-        await once(listener, "listening");
-        const address = listener.address() as AddressInfo;
-        context.logger.info({ host: address.address, port: address.port }, "operations listener (/health, /ready, /metrics) listening");
-        return { opsAddress: { host: address.address, port: address.port } };
+        server = createServer(handler(context));
+        const address = await listen(server, context.config.opsPort, context.config.host);
+        context.logger.info(address, "operations listener (/health, /ready, /metrics) listening");
+        return { opsAddress: address };
       },
-      async stop() {
-        if (!server?.listening) return;
-        const closed = once(server, "close");
-        server.close();
-        server.closeAllConnections();
-        await closed;
-      },
+      stop: () => closeListener(server, "all"),
       ready: async () => server?.listening === true,
     };
   },
