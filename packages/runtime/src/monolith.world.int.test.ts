@@ -12,9 +12,10 @@ import { type TestServer, type TestS3, eventually, expectError, smtpTransport, s
 /**
  * A data directory (and, with the real engines, an S3 server) of the describe block's own, kept
  * across the restarts of its tests; `start` starts a monolith on them, as the same
- * installation started again would be.
+ * installation started again would be. `startWithInbox` starts it with a project that has an
+ * inbox tagged after `tag`: the first run, that a test stops before starting it again.
  */
-function useRestartableMonolith(name: string): { start: () => Promise<TestServer> } {
+function useRestartableMonolith(name: string) {
   let dataDir: string;
   let s3: TestS3 | undefined;
   beforeAll(async () => {
@@ -26,22 +27,31 @@ function useRestartableMonolith(name: string): { start: () => Promise<TestServer
     await s3?.stop();
     rmSync(dataDir, { recursive: true, force: true });
   });
-  return { start: () => startTestServer({ mail: true, dataDir, ...(s3 ? { s3 } : {}) }) };
+  const start = (): Promise<TestServer> => startTestServer({ mail: true, dataDir, ...(s3 ? { s3 } : {}) });
+  const startWithInbox = async (tag: string) => {
+    const server = await start();
+    try {
+      const project = await server.bootstrap();
+      const { data: inbox } = await project.client.POST("/v1/inboxes", { body: { tag: uniqueTag(tag) } });
+      return { server, project, inbox: inbox! };
+    } catch (error) {
+      await server.stop();
+      throw error;
+    }
+  };
+  return { start, startWithInbox };
 }
 
 describe("a restarted monolith", () => {
   const monolith = useRestartableMonolith("restart");
 
   it("keeps its projects, inboxes, messages, bodies and attachments", async () => {
-    const first = await monolith.start();
-    const project = await first.bootstrap();
+    const { server: first, project, inbox } = await monolith.startWithInbox("kept");
+    const inboxAddress = inbox.address;
     const subject = `Kept ${newId("message")}`;
     const pdf = Buffer.from("%PDF-1.7 kept across restarts");
     let messageId: string;
-    let inboxAddress: string;
     try {
-      const { data: inbox } = await project.client.POST("/v1/inboxes", { body: { tag: uniqueTag("kept") } });
-      inboxAddress = inbox!.address;
       await smtpTransport(first.smtp!.receiving).sendMail({
         from: "app@example.com",
         to: inboxAddress,
@@ -78,15 +88,11 @@ describe("a monolith restarted after a crash that cut a parse", () => {
 
   it("on PGlite, whose parse jobs lived in memory, parses at its start what the last run accepted and left open; on Redis the job is still queued, so the start requeues nothing", async () => {
     // What a crash after a 250 leaves: the raw message stored, its ledger row open, its job gone.
-    const first = await monolith.start();
-    const project = await first.bootstrap();
+    const { server: first, project, inbox } = await monolith.startWithInbox("orphan");
     const subject = `Orphan ${newId("message")}`;
     const transaction = newTransactionId();
-    let inboxId: string;
     try {
-      const { data: inbox } = await project.client.POST("/v1/inboxes", { body: { tag: uniqueTag("orphan") } });
-      inboxId = inbox!.id;
-      const raw = Buffer.from(`From: app@example.com\r\nTo: ${inbox!.address}\r\nSubject: ${subject}\r\n\r\nLeft open by a crash.\r\n`);
+      const raw = Buffer.from(`From: app@example.com\r\nTo: ${inbox.address}\r\nSubject: ${subject}\r\n\r\nLeft open by a crash.\r\n`);
       const rawKey = blobKeys.raw(project.projectId, transaction);
       await first.running.context.blobs!.put(rawKey, raw);
       await recordAcceptedTransactions(first.db, [
@@ -96,7 +102,7 @@ describe("a monolith restarted after a crash that cut a parse", () => {
           size: raw.length,
           envelopeFrom: "app@example.com",
           acceptedAt: new Date(),
-          deliveries: [{ project_id: project.projectId, project_key: project.projectKey, raw_key: rawKey, recipients: [{ address: inbox!.address, inbox_id: inbox!.id, sim: null }] }],
+          deliveries: [{ project_id: project.projectId, project_key: project.projectKey, raw_key: rawKey, recipients: [{ address: inbox.address, inbox_id: inbox.id, sim: null }] }],
         },
       ]);
     } finally {
@@ -113,7 +119,7 @@ describe("a monolith restarted after a crash that cut a parse", () => {
       const client = second.client(project.apiKey);
       const stored = await eventually(
         async () => {
-          const { data } = await client.GET("/v1/messages", { params: { query: { inbox: inboxId } } });
+          const { data } = await client.GET("/v1/messages", { params: { query: { inbox: inbox.id } } });
           return data?.data.find((message) => message.subject === subject) ?? null;
         },
         { what: "the orphaned message parsed" },
