@@ -20,9 +20,14 @@ export const LOCAL_REDIS_URL = "redis://127.0.0.1:6379";
 export const RUN_REDIS_ENV = "MAILSTOP_TEST_REDIS_URL";
 
 export function runRedisUrl(): string {
-  const url = process.env[RUN_REDIS_ENV];
-  if (!url) throw new Error(`${RUN_REDIS_ENV} is not set: integration tests run through the jest global setup`);
-  return url;
+  return setByGlobalSetup(RUN_REDIS_ENV);
+}
+
+/** A variable the jest global setup sets for every test worker. */
+function setByGlobalSetup(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is not set: integration tests run through the jest global setup`);
+  return value;
 }
 
 /** The conventional local PostgreSQL of a developer machine or CI runner (trust auth). */
@@ -48,15 +53,11 @@ export const RUN_DATABASE_ENV = "MAILSTOP_TEST_DATABASE_URL";
 export const RUN_SERVER_ENV = "MAILSTOP_TEST_SERVER_URL";
 
 export function runServerUrl(): string {
-  const url = process.env[RUN_SERVER_ENV];
-  if (!url) throw new Error(`${RUN_SERVER_ENV} is not set: integration tests run through the jest global setup`);
-  return url;
+  return setByGlobalSetup(RUN_SERVER_ENV);
 }
 
 export function runDatabaseUrl(): string {
-  const url = process.env[RUN_DATABASE_ENV];
-  if (!url) throw new Error(`${RUN_DATABASE_ENV} is not set: integration tests run through the jest global setup`);
-  return url;
+  return setByGlobalSetup(RUN_DATABASE_ENV);
 }
 
 /** Set by the global setup: names this run's Redis keys, so its teardown removes exactly them. */
