@@ -60,9 +60,27 @@ export function useTestServer(options: SuiteServerOptions | (() => SuiteServerOp
   return suite;
 }
 
+/** The members of the started TestServer a suite reads through to, as they are when read. */
+const READ_THROUGH = ["url", "smtp", "s3", "config", "running", "db", "blobs", "admin", "logs", "printed", "client", "bootstrap"] as const satisfies readonly (keyof TestServer)[];
+
+// The class has them from the accessors its static block defines.
+interface StartedSuiteServer extends Pick<TestServer, (typeof READ_THROUGH)[number]> {}
+
 class StartedSuiteServer implements SuiteServer {
   #server: TestServer | undefined;
   #project: TestProject | undefined;
+
+  static {
+    for (const name of READ_THROUGH) {
+      Object.defineProperty(this.prototype, name, {
+        get(this: StartedSuiteServer) {
+          const server = this.server;
+          const member: unknown = server[name];
+          return typeof member === "function" ? member.bind(server) : member;
+        },
+      });
+    }
+  }
 
   async start(options: StartOptions, project: boolean): Promise<void> {
     this.#server = await startTestServer(options);
@@ -87,43 +105,6 @@ class StartedSuiteServer implements SuiteServer {
     const { smtp } = this.server;
     if (smtp === null) throw new Error("this suite's server receives no mail: start it with mail: true");
     return smtp.receiving;
-  }
-
-  get url() {
-    return this.server.url;
-  }
-  get smtp() {
-    return this.server.smtp;
-  }
-  get s3() {
-    return this.server.s3;
-  }
-  get config() {
-    return this.server.config;
-  }
-  get running() {
-    return this.server.running;
-  }
-  get db() {
-    return this.server.db;
-  }
-  get blobs() {
-    return this.server.blobs;
-  }
-  get admin() {
-    return this.server.admin;
-  }
-  logs(): string {
-    return this.server.logs();
-  }
-  printed(): string {
-    return this.server.printed();
-  }
-  client(apiKey?: string) {
-    return this.server.client(apiKey);
-  }
-  bootstrap(body?: Parameters<TestServer["bootstrap"]>[0]): Promise<TestProject> {
-    return this.server.bootstrap(body);
   }
 
   /** Stops the server; nothing to do when it never started (its beforeAll failed). */
