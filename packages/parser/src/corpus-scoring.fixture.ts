@@ -2,6 +2,7 @@
 // path (one streaming read with mailparser, then buildContent, which calls
 // @mailstop/extraction), and precision and recall over codes and over (url, kind) links.
 import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { Readable } from "node:stream";
 import type { LinkKind } from "@mailstop/extraction";
 import { buildContent } from "./content";
@@ -21,6 +22,17 @@ export async function extractionOf(path: string): Promise<Extraction> {
   });
   const content = buildContent(read, { parts: {}, htmlBody: null, headerBlock: null }, []);
   return { codes: content.codes, links: content.links };
+}
+
+/** Each file of `files` in `dir` read, beside its entry in `expectations` (the file named `listName`, which must have one for each). */
+export function extractAll<E>(dir: string, files: readonly string[], expectations: Record<string, E>, listName: string): Promise<{ file: string; expected: E; actual: Extraction }[]> {
+  return Promise.all(
+    files.map(async (file) => {
+      const expected = expectations[file];
+      if (expected === undefined) throw new Error(`${listName} has no entry for ${file}`);
+      return { file, expected, actual: await extractionOf(join(dir, file)) };
+    }),
+  );
 }
 
 export interface Score {
@@ -61,4 +73,12 @@ export function scoreAll(results: readonly { expected: Extraction; actual: Extra
     links = add(links, compare(r.expected.links.map(linkKey), r.actual.links.map(linkKey)));
   }
   return { codes, links };
+}
+
+/** Precision and recall, of codes and of links, each at least `min`: a failure names those below it. */
+export function expectScoresOfAtLeast(min: number, scores: { codes: Score; links: Score }): void {
+  const below = Object.entries(scores)
+    .flatMap(([name, score]) => [[`${name} precision`, precision(score)] as const, [`${name} recall`, recall(score)] as const])
+    .filter(([, value]) => value < min);
+  expect(below).toEqual([]);
 }

@@ -4,7 +4,7 @@
 // (url, kind) links, plus the exact per-file order.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { type Extraction, extractionOf, linkKey, precision, recall, scoreAll, type Score } from "./corpus-scoring.fixture";
+import { type Extraction, expectScoresOfAtLeast, extractAll, linkKey, precision, recall, scoreAll, type Score } from "./corpus-scoring.fixture";
 
 const CORPUS = join(__dirname, "../testdata/corpus");
 const MIN_MESSAGES = 30;
@@ -24,13 +24,7 @@ describe("extraction corpus", () => {
   let results: Result[] = [];
 
   beforeAll(async () => {
-    results = await Promise.all(
-      files.map(async (file) => {
-        const expected = expectedByFile[file];
-        if (expected === undefined) throw new Error(`expected.json has no entry for ${file}`);
-        return { file, expected, actual: await extractionOf(join(CORPUS, file)) };
-      }),
-    );
+    results = await extractAll(CORPUS, files, expectedByFile, "expected.json");
   });
 
   it(`has at least ${MIN_MESSAGES} messages, each with an expectation and vice versa`, () => {
@@ -50,10 +44,7 @@ describe("extraction corpus", () => {
         row("links", links),
       ].join("\n"),
     );
-    expect(precision(codes)).toBeGreaterThanOrEqual(MIN_SCORE);
-    expect(recall(codes)).toBeGreaterThanOrEqual(MIN_SCORE);
-    expect(precision(links)).toBeGreaterThanOrEqual(MIN_SCORE);
-    expect(recall(links)).toBeGreaterThanOrEqual(MIN_SCORE);
+    expectScoresOfAtLeast(MIN_SCORE, { codes, links });
   });
 
   it("finds the codes of every file in the expected order", () => {

@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import type { LinkKind } from "@mailstop/extraction";
-import { type Extraction, NO_SCORE, type Score, add, compare, extractionOf, linkKey, precision, recall } from "./corpus-scoring.fixture";
+import { type Extraction, NO_SCORE, type Score, add, compare, expectScoresOfAtLeast, extractAll, linkKey, precision, recall } from "./corpus-scoring.fixture";
 
 const CORPUS = join(__dirname, "../testdata/real");
 const MIN_MESSAGES = 60;
@@ -41,13 +41,7 @@ describe("real-mail corpus", () => {
   let results: { file: string; expected: Entry; actual: Extraction }[] = [];
 
   beforeAll(async () => {
-    results = await Promise.all(
-      files.map(async (file) => {
-        const expected = manifest[file];
-        if (expected === undefined) throw new Error(`manifest.json has no entry for ${file}`);
-        return { file, expected, actual: await extractionOf(join(CORPUS, file)) };
-      }),
-    );
+    results = await extractAll(CORPUS, files, manifest, "manifest.json");
   });
 
   it(`has at least ${MIN_MESSAGES} messages from at least ${MIN_SOURCES} sources, each with its entry and vice versa`, () => {
@@ -80,10 +74,7 @@ describe("real-mail corpus", () => {
         row("overall", results.length, codes, links),
       ].join("\n"),
     );
-    expect(precision(codes)).toBeGreaterThanOrEqual(MIN_SCORE);
-    expect(recall(codes)).toBeGreaterThanOrEqual(MIN_SCORE);
-    expect(precision(links)).toBeGreaterThanOrEqual(MIN_SCORE);
-    expect(recall(links)).toBeGreaterThanOrEqual(MIN_SCORE);
+    expectScoresOfAtLeast(MIN_SCORE, { codes, links });
   });
 
   it("reads every message exactly, in order, apart from the known misses", () => {
