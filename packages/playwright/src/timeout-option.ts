@@ -1,25 +1,22 @@
 // The fixture's timeout options: `timeoutMs`, the one name across the SDK, the fixture and the
 // CLI (`--timeout`); the older spellings still work, each warned once per worker.
-let warnedWaitTimeoutMs = false;
+
+/** Reads `timeoutMs`, else the deprecated spelling `old`, which it warns of with `warning` once per worker. */
+function timeoutMsOr<Old extends string>(old: Old, warning: string) {
+  let warned = false;
+  return (options: { timeoutMs?: number | undefined } & { [K in Old]?: number | undefined }): number | undefined => {
+    const deprecated: number | undefined = options[old];
+    if (options.timeoutMs !== undefined || deprecated === undefined) return options.timeoutMs;
+    if (!warned) {
+      warned = true;
+      process.emitWarning(warning, { type: "DeprecationWarning", code: "MAILSTOP_TIMEOUT_MS" });
+    }
+    return deprecated;
+  };
+}
 
 /** The fixture's default wait: `timeoutMs`, else the deprecated `waitTimeoutMs` (warned once per worker). */
-export function defaultTimeoutMs(options: { timeoutMs?: number | undefined; waitTimeoutMs?: number | undefined }): number | undefined {
-  if (options.timeoutMs !== undefined || options.waitTimeoutMs === undefined) return options.timeoutMs;
-  if (!warnedWaitTimeoutMs) {
-    warnedWaitTimeoutMs = true;
-    process.emitWarning('mailstopOptions "waitTimeoutMs" is deprecated: use "timeoutMs"', { type: "DeprecationWarning", code: "MAILSTOP_TIMEOUT_MS" });
-  }
-  return options.waitTimeoutMs;
-}
-
-let warnedTimeout = false;
+export const defaultTimeoutMs = timeoutMsOr("waitTimeoutMs", 'mailstopOptions "waitTimeoutMs" is deprecated: use "timeoutMs"');
 
 /** One wait's `timeoutMs`, else the deprecated `timeout_ms` (warned once per worker). */
-export function waitTimeoutMs(options: { timeoutMs?: number | undefined; timeout_ms?: number | undefined }): number | undefined {
-  if (options.timeoutMs !== undefined || options.timeout_ms === undefined) return options.timeoutMs;
-  if (!warnedTimeout) {
-    warnedTimeout = true;
-    process.emitWarning('the wait option "timeout_ms" is deprecated: use "timeoutMs"', { type: "DeprecationWarning", code: "MAILSTOP_TIMEOUT_MS" });
-  }
-  return options.timeout_ms;
-}
+export const waitTimeoutMs = timeoutMsOr("timeout_ms", 'the wait option "timeout_ms" is deprecated: use "timeoutMs"');
