@@ -45,22 +45,22 @@ describe("isIdempotent", () => {
 describe("retryingFetch", () => {
   const policy = { maxAttempts: 3, maxRetryDelayMs: 30_000 };
 
-  it("retries an idempotent call on 503 and on a lost connection, resending the body, at most maxAttempts times", async () => {
-    const { base, calls } = scripted([503, new TypeError("fetch failed"), 200]);
-    const response = await retryingFetch(base, policy)(post("/v1/messages/wait", '{"inbox":"ibx_1"}'));
-    expect(response.status).toBe(200);
-    expect(calls).toHaveLength(3);
-    expect(await Promise.all(calls.map((call) => call.text()))).toEqual(Array(3).fill('{"inbox":"ibx_1"}'));
+  /** `request` made against a server answering `answers`: the status it ends with, and the calls it took. */
+  async function made(request: Request, answers: Array<number | Error>, body?: (status: number) => unknown) {
+    const { base, calls } = scripted(answers, body);
+    const { status } = await retryingFetch(base, policy)(request);
+    return { status, calls: calls.length, sent: calls };
+  }
 
-    const exhausted = scripted([503, 503, 503, 200]);
-    expect((await retryingFetch(exhausted.base, policy)(get("/v1/usage"))).status).toBe(503);
-    expect(exhausted.calls).toHaveLength(3);
+  it("retries an idempotent call on 503 and on a lost connection, resending the body, at most maxAttempts times", async () => {
+    const { sent, ...outcome } = await made(post("/v1/messages/wait", '{"inbox":"ibx_1"}'), [503, new TypeError("fetch failed"), 200]);
+    expect(outcome).toEqual({ status: 200, calls: 3 });
+    expect(await Promise.all(sent.map((call) => call.text()))).toEqual(Array(3).fill('{"inbox":"ibx_1"}'));
+    expect(await made(get("/v1/usage"), [503, 503, 503, 200])).toMatchObject({ status: 503, calls: 3 });
   });
 
   it("makes a call that is not idempotent once, whatever it meets", async () => {
-    const { base, calls } = scripted([503, 200]);
-    expect((await retryingFetch(base, policy)(post("/v1/webhooks"))).status).toBe(503);
-    expect(calls).toHaveLength(1);
+    expect(await made(post("/v1/webhooks"), [503, 200])).toMatchObject({ status: 503, calls: 1 });
     const lost = scripted([new TypeError("fetch failed"), 200]);
     await expect(retryingFetch(lost.base, policy)(post("/v1/domains"))).rejects.toMatchObject({ code: "network_error", retryable: true });
     expect(lost.calls).toHaveLength(1);
@@ -77,20 +77,13 @@ describe("retryingFetch", () => {
   });
 
   it("waits retry_after_seconds before retrying, and gives the 429 back when the server asks for longer than maxRetryDelayMs", async () => {
-    const { base, calls } = scripted([429, 200], () => rateLimited(1));
     const started = Date.now();
-    expect((await retryingFetch(base, policy)(get("/v1/inboxes"))).status).toBe(200);
+    expect(await made(get("/v1/inboxes"), [429, 200], () => rateLimited(1))).toMatchObject({ status: 200, calls: 2 });
     expect(Date.now() - started).toBeGreaterThanOrEqual(990);
-    expect(calls).toHaveLength(2);
-
-    const late = scripted([429, 200], () => rateLimited(60));
-    expect((await retryingFetch(late.base, policy)(get("/v1/inboxes"))).status).toBe(429);
-    expect(late.calls).toHaveLength(1);
+    expect(await made(get("/v1/inboxes"), [429, 200], () => rateLimited(60))).toMatchObject({ status: 429, calls: 1 });
   });
 
   it("does not retry a client error", async () => {
-    const { base, calls } = scripted([404, 200]);
-    expect((await retryingFetch(base, policy)(get("/v1/inboxes/x"))).status).toBe(404);
-    expect(calls).toHaveLength(1);
+    expect(await made(get("/v1/inboxes/x"), [404, 200])).toMatchObject({ status: 404, calls: 1 });
   });
 });
