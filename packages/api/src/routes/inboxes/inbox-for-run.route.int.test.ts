@@ -1,6 +1,7 @@
 import { newId } from "@mailstop/core";
 import { insertDomain } from "@mailstop/db";
 import { expectError, uniqueRunId, uniqueDomain, useTestServer } from "@mailstop/testkit";
+import { describeDomainRules } from "./inbox-domain-rules.fixture";
 
 const server = useTestServer();
 
@@ -155,25 +156,9 @@ describe("POST /v1/inboxes/for-run", () => {
       expect(error.reason).toContain("nowhere.example.org");
       expect(await inboxRowsAt(`run.${runId}@nowhere.example.org`)).toEqual([]);
     });
-
-    it("gives domain_not_found for another project's verified domain", async () => {
-      const other = await server.bootstrap();
-      const domain = uniqueDomain("theirs");
-      await insertDomain(server.db, { id: newId("domain"), projectId: other.projectId, domain, ownershipToken: "t", status: "verified" });
-      expectError(await forRun({ run_id: uniqueRunId(), domain }), { status: 404, code: "domain_not_found", retryable: false });
-    });
   });
 
-  describe("409", () => {
-    it("gives domain_not_verified, retryable after 60 s, for a pending domain", async () => {
-      const domain = uniqueDomain("pending");
-      await insertDomain(server.db, { id: newId("domain"), projectId: server.project.projectId, domain, ownershipToken: "t" });
-      const outcome = await forRun({ run_id: uniqueRunId(), domain });
-      const error = expectError(outcome, { status: 409, code: "domain_not_verified", retryable: true });
-      expect(error.retry_after_seconds).toBe(60);
-      expect(outcome.headers.get("retry-after")).toBe("60");
-    });
-  });
+  describeDomainRules(server, (domain) => forRun({ run_id: uniqueRunId(), domain }));
 
   describe("401 and 403", () => {
     it("needs inboxes:write, and creates nothing without it", async () => {
