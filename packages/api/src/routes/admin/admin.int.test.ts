@@ -6,6 +6,8 @@ const secrets: string[] = [];
 
 const server = useTestServer({ project: false });
 
+const BAD_REQUEST = { status: 400, code: "invalid_request", retryable: false } as const;
+
 const ID = (prefix: string) => new RegExp(`^${prefix}_[0-9a-z]{26}$`);
 
 function admin(method: string, path: string, body?: unknown, authorization: string | null = `Bearer ${TEST_ADMIN_TOKEN}`, base = server.url) {
@@ -149,7 +151,7 @@ describe("Admin API", () => {
         ["a leading hyphen", "-acme"],
         ["41 characters", "a".repeat(41)],
       ])("refuses a project_key with %s", async (_case, projectKey) => {
-        const error = expectError(await admin("POST", "/admin/v1/bootstrap", { project_key: projectKey }), { status: 400, code: "invalid_request", retryable: false });
+        const error = expectError(await admin("POST", "/admin/v1/bootstrap", { project_key: projectKey }), BAD_REQUEST);
         expect(error.details?.errors).toEqual([expect.objectContaining({ in: "body", path: "/project_key" })]);
       });
 
@@ -159,7 +161,7 @@ describe("Admin API", () => {
           [{ environment: "prod" }, "/environment"],
           [{ project: "x" }, "/project"],
         ] as const) {
-          const error = expectError(await admin("POST", "/admin/v1/bootstrap", body), { status: 400, code: "invalid_request", retryable: false });
+          const error = expectError(await admin("POST", "/admin/v1/bootstrap", body), BAD_REQUEST);
           expect(error.details?.errors).toEqual(expect.arrayContaining([expect.objectContaining({ path })]));
         }
       });
@@ -188,7 +190,7 @@ describe("Admin API", () => {
 
     it("POST refuses a missing or empty name with 400", async () => {
       for (const body of [{}, { name: "" }]) {
-        const error = expectError(await admin("POST", "/admin/v1/organisations", body), { status: 400, code: "invalid_request", retryable: false });
+        const error = expectError(await admin("POST", "/admin/v1/organisations", body), BAD_REQUEST);
         expect(error.details?.errors).toEqual([expect.objectContaining({ path: "/name" })]);
       }
     });
@@ -214,7 +216,7 @@ describe("Admin API", () => {
       expect((await admin("PATCH", path, { suspended: false })).json.limits).toEqual({ monthly_messages: 500, storage_bytes: null });
       expect((await admin("PATCH", path, {})).json).toEqual({ ...both.json, limits: { monthly_messages: 500, storage_bytes: null } });
       for (const limits of [{ monthly_messages: -1 }, { storage_bytes: 1.5 }, { other: 1 }]) {
-        expectError(await admin("PATCH", path, { limits }), { status: 400, code: "invalid_request", retryable: false });
+        expectError(await admin("PATCH", path, { limits }), BAD_REQUEST);
       }
       expect((await admin("PATCH", path, {})).json.limits).toEqual({ monthly_messages: 500, storage_bytes: null });
     });
@@ -247,11 +249,7 @@ describe("Admin API", () => {
     });
 
     it("POST with an unknown organisation_id is 400 invalid_request", async () => {
-      const error = expectError(await admin("POST", "/admin/v1/projects", { organisation_id: "org_00000000000000000000000000" }), {
-        status: 400,
-        code: "invalid_request",
-        retryable: false,
-      });
+      const error = expectError(await admin("POST", "/admin/v1/projects", { organisation_id: "org_00000000000000000000000000" }), BAD_REQUEST);
       expect(error.details?.errors).toEqual([expect.objectContaining({ path: "/organisation_id" })]);
     });
 
@@ -266,11 +264,7 @@ describe("Admin API", () => {
     });
 
     it("POST with a key outside the grammar is 400", async () => {
-      const error = expectError(await admin("POST", "/admin/v1/projects", { organisation_id: organisationId, key: "Has.Dot" }), {
-        status: 400,
-        code: "invalid_request",
-        retryable: false,
-      });
+      const error = expectError(await admin("POST", "/admin/v1/projects", { organisation_id: organisationId, key: "Has.Dot" }), BAD_REQUEST);
       expect(error.details?.errors).toEqual([expect.objectContaining({ path: "/key" })]);
     });
 
@@ -295,18 +289,10 @@ describe("Admin API", () => {
 
     it("PATCH refuses a limit out of range with 400", async () => {
       const project = await bootstrap();
-      const error = expectError(await admin("PATCH", `/admin/v1/projects/${project.project_id}`, { limits: { max_concurrent_waits: 0 } }), {
-        status: 400,
-        code: "invalid_request",
-        retryable: false,
-      });
+      const error = expectError(await admin("PATCH", `/admin/v1/projects/${project.project_id}`, { limits: { max_concurrent_waits: 0 } }), BAD_REQUEST);
       expect(error.details?.errors).toEqual([expect.objectContaining({ path: "/limits/max_concurrent_waits" })]);
       for (const [field, value] of [["rate_limit_read", 0], ["rate_limit_write", 0], ["monthly_messages", -1]] as const) {
-        const refused = expectError(await admin("PATCH", `/admin/v1/projects/${project.project_id}`, { limits: { [field]: value } }), {
-          status: 400,
-          code: "invalid_request",
-          retryable: false,
-        });
+        const refused = expectError(await admin("PATCH", `/admin/v1/projects/${project.project_id}`, { limits: { [field]: value } }), BAD_REQUEST);
         expect(refused.details?.errors).toEqual([expect.objectContaining({ path: `/limits/${field}` })]);
       }
     });
@@ -415,7 +401,7 @@ describe("Admin API", () => {
     });
 
     it("POST refuses something that is not an address with 400", async () => {
-      const error = expectError(await admin("POST", "/admin/v1/blocked-recipients", { address: "not an address" }), { status: 400, code: "invalid_request", retryable: false });
+      const error = expectError(await admin("POST", "/admin/v1/blocked-recipients", { address: "not an address" }), BAD_REQUEST);
       expect(error.details?.errors).toEqual([expect.objectContaining({ path: "/address" })]);
     });
   });

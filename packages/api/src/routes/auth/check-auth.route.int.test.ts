@@ -1,9 +1,17 @@
-import { SCOPES } from "@mailstop/core";
+import { SCOPES, type Scope } from "@mailstop/core";
 import { TEST_ADMIN_TOKEN, expectError, useTestServer } from "@mailstop/testkit";
 
 const server = useTestServer();
 
 const check = (query = "", apiKey = server.apiKey) => server.request("GET", `/v1/auth/check${query}`, { apiKey });
+
+/** A 200 check (with `query`) by a new project's key that holds `scopes`: the key, and the body. */
+async function checkHolding(scopes: Scope[], query = "") {
+  const key = await server.bootstrap({ scopes });
+  const { status, json } = await check(query, key.apiKey);
+  expect(status).toBe(200);
+  return { key, json };
+}
 
 describe("GET /v1/auth/check", () => {
   describe("200", () => {
@@ -41,9 +49,7 @@ describe("GET /v1/auth/check", () => {
     });
 
     it("lists only the scopes the key holds, in the canonical order", async () => {
-      const narrow = await server.bootstrap({ scopes: ["messages:wait", "inboxes:read"] });
-      const { status, json } = await check("", narrow.apiKey);
-      expect(status).toBe(200);
+      const { json } = await checkHolding(["messages:wait", "inboxes:read"]);
       expect(json.scopes).toEqual(["inboxes:read", "messages:wait"]);
     });
 
@@ -62,9 +68,7 @@ describe("GET /v1/auth/check", () => {
     });
 
     it("passes when every expected scope is held, and checking grants nothing", async () => {
-      const narrow = await server.bootstrap({ scopes: ["inboxes:read", "messages:wait"] });
-      const { status, json } = await check("?scopes=inboxes:read,messages:wait", narrow.apiKey);
-      expect(status).toBe(200);
+      const { json } = await checkHolding(["inboxes:read", "messages:wait"], "?scopes=inboxes:read,messages:wait");
       expect(json.scopes).toEqual(["inboxes:read", "messages:wait"]);
     });
 
@@ -74,11 +78,9 @@ describe("GET /v1/auth/check", () => {
     });
 
     it("needs no scope: a key without any scope can call it", async () => {
-      const bare = await server.bootstrap({ scopes: [] });
-      const { status, json } = await check("", bare.apiKey);
-      expect(status).toBe(200);
+      const { key, json } = await checkHolding([]);
       expect(json.scopes).toEqual([]);
-      expect(json.project).toEqual({ id: bare.projectId, key: bare.projectKey });
+      expect(json.project).toEqual({ id: key.projectId, key: key.projectKey });
     });
   });
 
