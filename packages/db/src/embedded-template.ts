@@ -27,9 +27,12 @@ export const DEFAULT_TEMPLATE_DIR = resolve(__dirname, "..", "node_modules", ".c
  */
 const MIGRATIONS_DIR = join(__dirname, "migrations");
 
+/** The modules of that folder the migrations build with: what they build is part of what a migration does. */
+const MIGRATION_HELPERS = ["project-table"];
+
 export function embeddedTemplateKey(): string {
   const hash = createHash("sha256").update(`pglite ${PGLITE_VERSION}\n`);
-  for (const name of Object.keys(MIGRATIONS)) hash.update(`${name}\n${readFileSync(join(MIGRATIONS_DIR, `${name}.ts`), "utf8")}\n`);
+  for (const name of [...Object.keys(MIGRATIONS), ...MIGRATION_HELPERS]) hash.update(`${name}\n${readFileSync(join(MIGRATIONS_DIR, `${name}.ts`), "utf8")}\n`);
   return hash.digest("hex").slice(0, 16);
 }
 

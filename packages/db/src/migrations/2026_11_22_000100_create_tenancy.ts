@@ -1,4 +1,5 @@
 import { type Kysely, sql } from "kysely";
+import { createProjectTable } from "./project-table";
 
 // Organisations own projects; projects own keys, the SMTP credential and every inbox.
 // Secrets are stored only as SHA-256 digests (bytea), never in clear.
@@ -24,10 +25,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await db.schema.createIndex("projects_organisation_idx").on("projects").column("organisation_id").execute();
 
-  await db.schema
-    .createTable("api_keys")
-    .addColumn("id", "text", (c) => c.primaryKey())
-    .addColumn("project_id", "text", (c) => c.notNull().references("projects.id").onDelete("cascade"))
+  await createProjectTable(db, "api_keys")
     .addColumn("key_hash", "bytea", (c) => c.notNull().unique())
     .addColumn("environment", "text", (c) => c.notNull().check(sql`environment in ('test', 'live')`))
     .addColumn("scopes", sql`text[]`, (c) => c.notNull())

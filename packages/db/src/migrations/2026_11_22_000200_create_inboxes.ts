@@ -1,11 +1,9 @@
 import { type Kysely, sql } from "kysely";
+import { createProjectTable } from "./project-table";
 
 export async function up(db: Kysely<any>): Promise<void> {
   // Domain names are globally unique: one project claims a domain.
-  await db.schema
-    .createTable("domains")
-    .addColumn("id", "text", (c) => c.primaryKey())
-    .addColumn("project_id", "text", (c) => c.notNull().references("projects.id").onDelete("cascade"))
+  await createProjectTable(db, "domains")
     .addColumn("domain", "text", (c) => c.notNull().unique())
     .addColumn("status", "text", (c) => c.notNull().defaultTo("pending").check(sql`status in ('pending', 'verified')`))
     .addColumn("ownership_token", "text", (c) => c.notNull())
@@ -16,10 +14,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   // `tag` uses the C collation so a dot-prefix is the byte range [prefix || '.', prefix || '/'),
   // which the (project_id, tag) index serves without LIKE escaping ('_' is a tag character).
-  await db.schema
-    .createTable("inboxes")
-    .addColumn("id", "text", (c) => c.primaryKey())
-    .addColumn("project_id", "text", (c) => c.notNull().references("projects.id").onDelete("cascade"))
+  await createProjectTable(db, "inboxes")
     .addColumn("domain_id", "text", (c) => c.references("domains.id").onDelete("cascade"))
     .addColumn("tag", sql`text collate "C"`, (c) => c.notNull())
     .addColumn("address", "text", (c) => c.notNull().unique())

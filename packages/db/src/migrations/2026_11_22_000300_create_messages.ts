@@ -1,12 +1,10 @@
 import { type Kysely, sql } from "kysely";
+import { createProjectTable } from "./project-table";
 
 // Raw first: the exact received bytes live in the object store under `raw_key`; every column
 // here is derived from them by the parser and can be rebuilt by re-parsing.
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema
-    .createTable("messages")
-    .addColumn("id", "text", (c) => c.primaryKey())
-    .addColumn("project_id", "text", (c) => c.notNull().references("projects.id").onDelete("cascade"))
+  await createProjectTable(db, "messages")
     .addColumn("inbox_id", "text", (c) => c.notNull().references("inboxes.id").onDelete("cascade"))
     // Arrival order: the stream cursor and the "first stored wins" order of waits.
     .addColumn("seq", "bigserial", (c) => c.notNull().unique())

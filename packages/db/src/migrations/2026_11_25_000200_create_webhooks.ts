@@ -1,4 +1,5 @@
 import { type Kysely, sql } from "kysely";
+import { createProjectTable } from "./project-table";
 
 // Webhook endpoints, their outbox and their attempt log.
 //
@@ -7,10 +8,7 @@ import { type Kysely, sql } from "kysely";
 // deliveries; a worker claims due rows (`claimed_until`), attempts them and writes every
 // attempt to `webhook_attempts`. Secrets are sealed (AES-256-GCM), never stored in clear.
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema
-    .createTable("webhooks")
-    .addColumn("id", "text", (c) => c.primaryKey())
-    .addColumn("project_id", "text", (c) => c.notNull().references("projects.id").onDelete("cascade"))
+  await createProjectTable(db, "webhooks")
     .addColumn("url", "text", (c) => c.notNull())
     .addColumn("events", sql`text[]`, (c) => c.notNull())
     .addColumn("description", "text")
