@@ -80,3 +80,30 @@ export async function startTestDns(): Promise<TestDns> {
     stop: () => server.close(),
   };
 }
+
+/**
+ * Set by the global setups: a loopback DNS server of the run that answers NXDOMAIN to every
+ * name. Every test server and fleet resolves through it unless a test gives its own
+ * MAILSTOP_DNS_SERVERS, so the parser's authentication checks of the suite's mail (senders at
+ * example.com and the like) never ask the machine's resolvers, and answer alike everywhere.
+ */
+export const RUN_DNS_ENV = "MAILSTOP_TEST_RUN_DNS";
+
+/**
+ * Starts the run's DNS server (global setup) and names it in the environment the workers
+ * inherit; resolves to its stop. One per `jest` process: the projects of one run (integration,
+ * embedded, fleet) run their global setups in the same process, and the fleet started by one
+ * must resolve where the workers of all are told to; the later setups get a stop that does nothing.
+ */
+export async function startRunDns(): Promise<() => Promise<void>> {
+  if (process.env[RUN_DNS_ENV] !== undefined) return async () => undefined;
+  const dns = await startTestDns();
+  process.env[RUN_DNS_ENV] = dns.server;
+  return () => dns.stop();
+}
+
+/** MAILSTOP_DNS_SERVERS of the run's DNS server, when a global setup started one. */
+export function runDnsEnv(): Record<string, string> {
+  const server = process.env[RUN_DNS_ENV];
+  return server === undefined ? {} : { MAILSTOP_DNS_SERVERS: server };
+}

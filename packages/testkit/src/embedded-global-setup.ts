@@ -2,6 +2,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createEmbeddedDatabase, migrateToLatest } from "@mailstop/db";
+import { startRunDns } from "./dns";
 
 /** Set by the embedded world's global setup: a migrated, empty PGlite data directory to copy. */
 export const PGLITE_TEMPLATE_ENV = "MAILSTOP_TEST_PGLITE_TEMPLATE";
@@ -9,6 +10,8 @@ export const PGLITE_TEMPLATE_ENV = "MAILSTOP_TEST_PGLITE_TEMPLATE";
 declare global {
   // eslint-disable-next-line no-var
   var __MAILSTOP_PGLITE_TEMPLATE__: string | undefined;
+  // eslint-disable-next-line no-var
+  var __MAILSTOP_RUN_DNS_STOP__: (() => Promise<void>) | undefined;
 }
 
 /**
@@ -26,4 +29,5 @@ export default async function embeddedGlobalSetup(): Promise<void> {
   }
   globalThis.__MAILSTOP_PGLITE_TEMPLATE__ = root;
   process.env[PGLITE_TEMPLATE_ENV] = join(root, "pglite");
+  globalThis.__MAILSTOP_RUN_DNS_STOP__ = await startRunDns();
 }

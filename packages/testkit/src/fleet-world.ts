@@ -4,6 +4,7 @@ import { S3BlobStore } from "@mailstop/blob-store";
 import { loadConfig } from "@mailstop/config";
 import { createDatabase } from "@mailstop/db";
 import { type Fleet, type FleetOptions, findExecutable, startFleet } from "@mailstop/deploy";
+import { runDnsEnv } from "./dns";
 import { runDatabaseUrl, runRedisPrefix, runRedisUrl } from "./engines";
 import { type TestS3, startTestS3 } from "./s3";
 import { TEST_ADMIN_TOKEN, TEST_RATE_LIMITS, TEST_SECRETS_KEY, type TestServer, testServerHandle } from "./test-server-handle";
@@ -32,6 +33,7 @@ export function fleetEnv(s3: TestS3, env: Record<string, string> = {}): Record<s
     MAILSTOP_ADMIN_TOKEN: TEST_ADMIN_TOKEN,
     MAILSTOP_SECRETS_KEY: TEST_SECRETS_KEY,
     ...TEST_RATE_LIMITS,
+    ...runDnsEnv(),
     ...env,
   };
 }

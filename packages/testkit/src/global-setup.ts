@@ -1,5 +1,6 @@
 import { createDatabase, migrateToLatest } from "@mailstop/db";
 import { createFreshDatabase } from "./databases";
+import { startRunDns } from "./dns";
 import pg from "pg";
 import { tcpAnswers } from "@mailstop/deploy";
 import { randomBytes } from "node:crypto";
@@ -84,5 +85,6 @@ export default async function globalSetup(): Promise<void> {
   const redisUrl = await runRedis(stopContainers);
   process.env[RUN_REDIS_ENV] = redisUrl;
   process.env[RUN_ID_ENV] = randomBytes(4).toString("hex");
+  stopContainers.push(await startRunDns());
   globalThis.__MAILSTOP_RUN__ = { serverUrl, database: name, redisUrl, redisPrefix: `mailstop-test-${process.env[RUN_ID_ENV]}`, stopContainers };
 }

@@ -17,7 +17,7 @@ export { copiesOf } from "./copies";
 export { TestEventStream, type StreamFrame } from "./event-stream";
 export { testWorld, describeWithEngines, describeInProcess, itWithEngines, itInProcess, TEST_WORLD_ENV, type TestWorld } from "./world";
 export { startTcpProxy, type TcpProxy } from "./tcp-proxy";
-export { startTestDns, type TestDns, type DnsZone } from "./dns";
+export { RUN_DNS_ENV, startTestDns, type TestDns, type DnsZone } from "./dns";
 export { useTestServer, type SuiteServer, type SuiteServerOptions } from "./use-test-server";
 export { useWebhookTestServer, type WebhookSuite } from "./use-webhook-test-server";
 export { describeWithFleet, startTestFleet } from "./fleet-world";

@@ -7,6 +7,7 @@ import { loadConfig } from "@mailstop/config";
 import { freePort } from "@mailstop/deploy";
 import { createLogger } from "@mailstop/logging";
 import { type Target, startTarget } from "@mailstop/runtime";
+import { runDnsEnv } from "./dns";
 import { runDatabaseUrl, runRedisPrefix, runRedisUrl } from "./engines";
 import { PGLITE_TEMPLATE_ENV } from "./embedded-global-setup";
 import { testWorld } from "./world";
@@ -72,6 +73,7 @@ export async function startTestServer(
     ...(target === "all" ? {} : { MAILSTOP_SECRETS_KEY: TEST_SECRETS_KEY }),
     MAILSTOP_LOG_LEVEL: "info",
     ...TEST_RATE_LIMITS,
+    ...runDnsEnv(),
     ...smtpEnv,
     ...opsEnv,
     ...enginesEnv,
