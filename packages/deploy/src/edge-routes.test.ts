@@ -1,5 +1,6 @@
 import { adminDocument, publicDocument } from "@mailstop/openapi";
-import { EDGE_ROUTES, LONG_LIVED_TIMEOUT_S, routeOf } from "./edge-routes";
+import { LINK_CHECK_CONCURRENCY, LINK_CHECK_MAX_LINKS, LINK_CHECK_TIMEOUT_MS } from "@mailstop/webhooks";
+import { DEFAULT_TIMEOUT_S, EDGE_ROUTES, LONG_LIVED_TIMEOUT_S, routeOf } from "./edge-routes";
 
 /** The operations the waiter target serves (packages/api/src/waiter.routes.ts). */
 const WAITER_OPERATIONS = new Set(["waitForMessage", "streamInboxEvents"]);
@@ -8,6 +9,11 @@ const WAITER_OPERATIONS = new Set(["waitForMessage", "streamInboxEvents"]);
 const concrete = (template: string) => template.replace(/\{[^}]+\}/g, "x_01example");
 
 describe("the edge routing table", () => {
+  it("lets the longest ordinary call, a link check of the most links that all hang, finish before the edge gives up", () => {
+    const longestLinkCheckS = (Math.ceil(LINK_CHECK_MAX_LINKS / LINK_CHECK_CONCURRENCY) * LINK_CHECK_TIMEOUT_MS) / 1000;
+    expect(DEFAULT_TIMEOUT_S).toBeGreaterThan(longestLinkCheckS + 10);
+  });
+
   it("sends the wait (exactly) and everything under /stream/ to the waiter, the rest to the api", () => {
     expect(routeOf("/v1/messages/wait").upstream).toBe("waiter");
     expect(routeOf("/stream/v1/inboxes/ibx_1/events").upstream).toBe("waiter");

@@ -25,8 +25,12 @@ export interface EdgeRoute {
  */
 export const LONG_LIVED_TIMEOUT_S = 300;
 
-/** Proxy timeouts of every other route: an ordinary API call answers within seconds. */
-export const DEFAULT_TIMEOUT_S = 60;
+/**
+ * Proxy timeouts of every other route. An ordinary API call answers within seconds; the longest
+ * is a link check (`POST /v1/messages/{id}/checks/links`: 50 links, 4 at a time, 5 s each, so
+ * up to 65 s), which 90 s leaves room for.
+ */
+export const DEFAULT_TIMEOUT_S = 90;
 
 export const EDGE_ROUTES: readonly EdgeRoute[] = [
   { match: "exact", path: "/v1/messages/wait", upstream: "waiter", longLived: true },
