@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import { startTestDns } from "@mailstop/testkit";
 import { log } from "../lib/log";
 import { type MaildevTarget, startMaildev } from "./maildev";
 import { type MailstopTarget, startMailstop } from "./mailstop";
@@ -51,6 +52,11 @@ function databaseServer(): string {
 export async function startLineup(options: LineupOptions): Promise<Lineup> {
   const { logDir, profileDir, targets: asked } = options;
   const engines = { logDir, databaseServer: databaseServer(), redisUrl: process.env.REDIS_URL ?? "redis://127.0.0.1:6379" };
+  // The parser's authentication checks look up each sender's domain: every mailstop process of
+  // the run (they inherit this environment) asks a loopback DNS server answering NXDOMAIN,
+  // never the machine's resolvers, so the figures do not depend on what those answer, or how fast.
+  const dns = await startTestDns();
+  process.env.MAILSTOP_DNS_SERVERS = dns.server;
   // mailstop, its directory-store column and MailDev always start (scenarios other than ingest use them).
   const started = await Promise.allSettled([
     startMailstop({ ...engines, cpuProfileDir: profileDir, keepDatabase: options.keepDatabase }),
@@ -70,7 +76,7 @@ export async function startLineup(options: LineupOptions): Promise<Lineup> {
     (stopping ??= Promise.all([
       ...targets.map((t) => t.stop().catch((error: unknown) => log(`stopping ${t.name}: ${String(error)}`))),
       ...starting.map((stop) => stop().catch((error: unknown) => log(`stopping a server being started: ${String(error)}`))),
-    ]));
+    ]).finally(() => dns.stop()));
   // Interrupted or crashed: still stop the servers, drop the database and the Redis keys.
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     process.once(signal, () => {

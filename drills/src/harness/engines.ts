@@ -1,4 +1,5 @@
 import { chmodSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { startTestDns } from "@mailstop/testkit";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { onCleanup } from "./cleanup";
@@ -17,6 +18,11 @@ export interface Engines {
   s3: S3Server;
   /** A proxy in front of s3, forwarding everything until a drill gives it a fault plan. */
   s3Proxy: S3FaultProxy;
+  /**
+   * A loopback DNS server answering NXDOMAIN to every name (MAILSTOP_DNS_SERVERS of every
+   * target): the parser's authentication checks of the drills' mail never ask the machine's resolvers.
+   */
+  dnsServer: string;
 }
 
 /**
@@ -37,6 +43,8 @@ export async function startEngines(): Promise<Engines> {
     S3Server.create(join(directory, "s3"), logDir),
   ]);
   const s3Proxy = await S3FaultProxy.create(s3.port);
-  say(`engines: PostgreSQL :${postgres.port}, Redis :${redis.port}, s3rver :${s3.port} (fault proxy ${s3Proxy.endpoint})`);
-  return { directory, logDir, postgres, redis, s3, s3Proxy };
+  const dns = await startTestDns();
+  onCleanup("DNS server", () => dns.stop());
+  say(`engines: PostgreSQL :${postgres.port}, Redis :${redis.port}, s3rver :${s3.port} (fault proxy ${s3Proxy.endpoint}), DNS ${dns.server}`);
+  return { directory, logDir, postgres, redis, s3, s3Proxy, dnsServer: dns.server };
 }

@@ -87,6 +87,7 @@ export async function startTarget(kind: TargetKind, engines: Engines, options: T
     HOME: process.env.HOME ?? "/root",
     MAILSTOP_HOST: "127.0.0.1",
     MAILSTOP_LOG_LEVEL: "info",
+    MAILSTOP_DNS_SERVERS: engines.dnsServer,
     MAILSTOP_ADMIN_TOKEN: adminToken,
     // The fleet's processes must share one; the monolith would generate its own.
     MAILSTOP_SECRETS_KEY: randomBytes(32).toString("hex"),

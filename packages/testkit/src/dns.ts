@@ -99,6 +99,9 @@ export async function startRunDns(): Promise<() => Promise<void>> {
   if (process.env[RUN_DNS_ENV] !== undefined) return async () => undefined;
   const dns = await startTestDns();
   process.env[RUN_DNS_ENV] = dns.server;
+  // The mailstop processes tests start themselves (a compiled bin, `pnpm start`, a crash test's
+  // child) inherit the environment: they resolve through it too.
+  process.env.MAILSTOP_DNS_SERVERS ??= dns.server;
   return () => dns.stop();
 }
 
