@@ -1,4 +1,5 @@
 export { loadConfig, ConfigError, type Config } from "./load-config";
+export { PARSER_CHECKS, type ParserCheck } from "./validators";
 export { renderConfigurationReference } from "./reference";
 export { loadClientConfig, type ClientConfig } from "./client-config";
 

@@ -94,6 +94,14 @@ describe("loadConfig", () => {
     expect(errorLines({ MAILSTOP_PARSER_CONCURRENCY: "0" })).toEqual([expect.stringContaining("MAILSTOP_PARSER_CONCURRENCY")]);
   });
 
+  it("computes the checks MAILSTOP_CHECKS names: both by default, none, or one; refuses any other", () => {
+    expect(loadConfig({}).checks).toEqual(["authentication", "html"]);
+    expect(loadConfig({ MAILSTOP_CHECKS: "none" }).checks).toEqual([]);
+    expect(loadConfig({ MAILSTOP_CHECKS: "html" }).checks).toEqual(["html"]);
+    expect(loadConfig({ MAILSTOP_CHECKS: "html, authentication,html" }).checks).toEqual(["html", "authentication"]);
+    expect(errorLines({ MAILSTOP_CHECKS: "spam" })).toEqual([expect.stringMatching(/^invalid configuration: MAILSTOP_CHECKS must be a comma-separated list of authentication, html, or none, got "spam"/)]);
+  });
+
   it("asks spamd at MAILSTOP_SPAMD (host:port, an IPv6 address in brackets) only when it is set", () => {
     expect(loadConfig({}).spamd).toBeNull();
     expect(loadConfig({ MAILSTOP_SPAMD: "spamassassin:783" }).spamd).toEqual({ host: "spamassassin", port: 783 });

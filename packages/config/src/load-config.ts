@@ -1,5 +1,6 @@
 import { cleanEnv } from "envalid";
 import { CONFIG_SPEC } from "./schema";
+import type { ParserCheck } from "./validators";
 
 /** The validated configuration of one mailstop process. */
 export interface Config {
@@ -24,6 +25,8 @@ export interface Config {
   captureClientHost: string;
   abuseContact: string;
   dnsServers: string[] | null;
+  /** The checks the parser computes as each message is stored (MAILSTOP_CHECKS). */
+  checks: ParserCheck[];
   /** The caniemail clients (globs allowed) a message's HTML is checked against. */
   htmlClients: string[];
   /** SpamAssassin's spamd, asked for each message's spam score; null: not configured. */
@@ -117,6 +120,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     captureClientHost: raw.MAILSTOP_CAPTURE_HOST ?? (WILDCARD_HOSTS.has(raw.MAILSTOP_HOST) ? "localhost" : raw.MAILSTOP_HOST),
     abuseContact: raw.MAILSTOP_ABUSE_CONTACT ?? `abuse@${sharedDomain}`,
     dnsServers: raw.MAILSTOP_DNS_SERVERS ?? null,
+    checks: raw.MAILSTOP_CHECKS,
     htmlClients: raw.MAILSTOP_HTML_CLIENTS,
     spamd: raw.MAILSTOP_SPAMD ?? null,
     adminToken: raw.MAILSTOP_ADMIN_TOKEN ?? null,

@@ -1,5 +1,5 @@
 import { port, str } from "envalid";
-import { adminToken, bootstrapApiKey, bootstrapSmtpPassword, cidrList, domainName, emailClientList, engineUrl, hostPort, hostPortList, nonNegativeInt, origin, positiveInt, secondsList, secretsKey } from "./validators";
+import { adminToken, bootstrapApiKey, bootstrapSmtpPassword, cidrList, domainName, emailClientList, engineUrl, PARSER_CHECKS, parserCheckList, hostPort, hostPortList, nonNegativeInt, origin, positiveInt, secondsList, secretsKey } from "./validators";
 
 /**
  * Every environment variable mailstop reads, grouped by the part of the product that uses it.
@@ -62,6 +62,10 @@ export const CONFIG_GROUPS = {
     DATABASE_URL: engineUrl(["postgres:", "postgresql:"])({ default: undefined, desc: "PostgreSQL connection URL." }),
     REDIS_URL: engineUrl(["redis:", "rediss:"])({ default: undefined, desc: "Redis URL (pub/sub, BullMQ, rate limits, wait slots)." }),
     MAILSTOP_JOB_LOCK_MS: positiveInt({ default: 30_000, desc: "How long a worker's claim on a job lasts; a crashed worker's jobs are retried after it expires." }),
+    MAILSTOP_CHECKS: parserCheckList({
+      default: [...PARSER_CHECKS],
+      desc: "The checks the parser computes as each message is stored: authentication (DKIM, SPF, DMARC and ARC, with DNS lookups), html (support across mail clients); none for neither. A check left out reads null.",
+    }),
     MAILSTOP_HTML_CLIENTS: emailClientList({
       default: ["gmail.desktop-webmail", "outlook.windows", "outlook.outlook-com", "apple-mail.macos", "apple-mail.ios", "yahoo.desktop-webmail"],
       desc: "Comma-separated caniemail clients (family.platform, globs allowed: outlook.*) a message's HTML is checked against, in its checks.html.",

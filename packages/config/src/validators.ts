@@ -91,6 +91,19 @@ export const emailClientList = makeValidator<string[]>((raw) => {
   return entries;
 });
 
+/** The checks the parser can compute as a message is stored; links are checked on request, spam with MAILSTOP_SPAMD. */
+export const PARSER_CHECKS = ["authentication", "html"] as const;
+export type ParserCheck = (typeof PARSER_CHECKS)[number];
+
+export const parserCheckList = makeValidator<ParserCheck[]>((raw) => {
+  if (raw.trim() === "none") return [];
+  const entries = raw.split(",").map((entry) => entry.trim()).filter(Boolean);
+  for (const entry of entries) {
+    if (!(PARSER_CHECKS as readonly string[]).includes(entry)) throw new Error(`must be a comma-separated list of ${PARSER_CHECKS.join(", ")}, or none, got "${entry}"`);
+  }
+  return [...new Set(entries)] as ParserCheck[];
+});
+
 export const cidrList = makeValidator<string[]>((raw) => {
   const entries = raw.split(",").map((entry) => entry.trim()).filter(Boolean);
   for (const entry of entries) {

@@ -183,16 +183,18 @@ async function parseDelivery(deps: ParserDeps, job: ParseMessageJob, delivery: D
     stored,
     read.attachments.map((attachment) => ({ ...attachment, blobKey: blobKeys.attachment(delivery.project_id, transactionId, attachment.position) })),
   );
-  return { ...content, checks: { authentication: null, html: checkHtmlSupport(read.html, deps.config.htmlClients) } };
+  const html = deps.config.checks.includes("html") ? checkHtmlSupport(read.html, deps.config.htmlClients) : null;
+  return { ...content, checks: { authentication: null, html } };
 }
 
 /**
  * The transaction's authentication (DKIM, SPF, DMARC, ARC), from its raw source and the
  * connection the edge recorded, checked once for all its deliveries while they are parsed.
- * Never rejects (a DNS that does not answer in time is temperror): null when the raw source
- * cannot be read, and the parse finds out why.
+ * Never rejects (a DNS that does not answer in time is temperror): null when MAILSTOP_CHECKS
+ * leaves it out, or when the raw source cannot be read, and the parse finds out why.
  */
 async function authenticateTransaction(deps: ParserDeps, job: ParseMessageJob, attempt: number): Promise<AuthenticationCheck | null> {
+  if (!deps.config.checks.includes("authentication")) return null;
   const raw = await rawSource(deps, job, job.deliveries[0]!, attempt).catch(() => null);
   if (raw === null) return null;
   const connection = { address: job.client_address ?? null, helo: job.client_helo ?? null, mailFrom: job.envelope_from };
