@@ -146,6 +146,22 @@ describe("messages", () => {
 
     expect(await mailstop.messages.delete(id)).toMatchObject({ id });
     expect((await failure(mailstop.messages.get(id))).code).toBe("message_not_found");
+    expect((await failure(mailstop.messages.checks(id))).code).toBe("message_not_found");
+  });
+
+  it("reads a message's checks, and checks its links on request", async () => {
+    const mailstop = sdk();
+    const inbox = await server.createInbox();
+    const subject = `Checks ${uniqueTag("c")}`;
+    // A flex layout Outlook on Windows does not render, and no link.
+    await server.send({ to: inbox.address, subject, html: '<div style="display:flex">hello</div>' });
+    const message = await mailstop.messages.waitFor(inbox.id, { subject_contains: subject }, { timeoutMs: 30_000 });
+    const checks = await mailstop.messages.checks(message.id);
+    expect(checks).toMatchObject({ message_id: message.id, html: { status: "warnings" }, links: { status: "not_checked" }, spam: { status: "not_configured" } });
+    expect(checks.authentication?.status).toBe("none");
+    const links = await mailstop.messages.checkLinks(message.id);
+    expect(links).toMatchObject({ status: "ok", results: [], checked_at: expect.any(String) });
+    expect((await mailstop.messages.checks(message.id)).links).toEqual(links);
   });
 
   it("waitFor returns the matched message, and throws WaitTimeoutError with the server's hint on a timeout", async () => {

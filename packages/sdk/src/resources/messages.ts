@@ -33,7 +33,7 @@ function refuseTimeoutInMatch(match: object): void {
   }
 }
 
-/** Messages: the blocking wait, lists, reads, whole body parts, attachments, deletion. */
+/** Messages: the blocking wait, lists, reads, whole body parts, attachments, checks, deletion. */
 export class Messages {
   constructor(private readonly http: Http) {}
 
@@ -94,6 +94,23 @@ export class Messages {
     // openapi-fetch has read the redirect's body already (it is not a 2xx).
     if (response.status >= 300 && response.status < 400 && location !== null) return new URL(location, this.http.options.baseUrl).toString();
     throw MailstopError.fromResponse(response, error);
+  }
+
+  /**
+   * What mailstop checked of the message (docs/api.md "Message checks"): its authentication
+   * (DKIM, SPF, DMARC, ARC), its HTML's support across mail clients, its links once
+   * {@link checkLinks} has run, and its spam score when the server asks spamd.
+   */
+  checks(id: string): Promise<Schemas["MessageChecks"]> {
+    return unwrap(this.http.api.GET("/v1/messages/{id}/checks", { params: { path: { id } } }));
+  }
+
+  /**
+   * Checks the message's links now and returns the result, which {@link checks} returns from
+   * then on. Each link has 5 s, four at a time, up to 50 links: about a minute at worst.
+   */
+  checkLinks(id: string): Promise<Schemas["LinkCheck"]> {
+    return unwrap(this.http.api.POST("/v1/messages/{id}/checks/links", { params: { path: { id } } }));
   }
 
   /** Tombstones the message at once (gone from lists, waits and streams). */
