@@ -1,4 +1,3 @@
-import { execFile } from "node:child_process";
 import { resolve } from "node:path";
 import { createDatabase } from "@mailstop/db";
 import {
@@ -10,35 +9,13 @@ import {
   rawRequest,
   startTestServer,
 } from "@mailstop/testkit";
+import { type Run, runCli } from "./run-cli.fixture";
 
 const ROOT = resolve(__dirname, "../../..");
 const serverUrl = runServerUrl();
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** The environment of this process without any mailstop variable or engine URL, plus `extra`. */
-function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [name, value] of Object.entries(process.env)) {
-    if (name.startsWith("MAILSTOP_") || name === "DATABASE_URL" || name === "REDIS_URL" || name.startsWith("S3_")) continue;
-    env[name] = value;
-  }
-  return { ...env, ...extra };
-}
-
-/** `pnpm --silent mailstop …` from the repository root; never rejects, reports the exit code. */
-function mailstop(args: string[], env: Record<string, string>): Promise<Run> {
-  return new Promise((done) => {
-    execFile("pnpm", ["--silent", "mailstop", ...args], { cwd: ROOT, env: cleanEnv(env), timeout: 60_000, encoding: "utf8" }, (error, stdout, stderr) => {
-      const code = error === null ? 0 : typeof (error as { code?: unknown }).code === "number" ? ((error as { code: number }).code) : null;
-      done({ code, stdout, stderr });
-    });
-  });
-}
+/** `pnpm --silent mailstop …` from the repository root, in a clean environment plus `env`; never rejects. */
+const mailstop = (args: string[], env: Record<string, string>): Promise<Run> => runCli("pnpm", ["--silent", "mailstop", ...args], { cwd: ROOT, env });
 
 let server: TestServer;
 let migrated: { name: string; url: string };

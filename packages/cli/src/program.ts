@@ -1,6 +1,7 @@
 import { Command } from "commander";
 import { type ClientConfig, type Config, loadProcessClientConfig, loadProcessConfig } from "@mailstop/config";
 import { adminCommand } from "./commands/admin.command";
+import { checksCommand } from "./commands/checks.command";
 import { domainsCommand } from "./commands/domains.command";
 import { inboxesCommand } from "./commands/inboxes.command";
 import { keysCommand } from "./commands/keys.command";
@@ -24,6 +25,7 @@ export function buildProgram(loadConfig: () => Config = loadProcessConfig, loadC
     .addCommand(waitCommand())
     .addCommand(inboxesCommand())
     .addCommand(messagesCommand())
+    .addCommand(checksCommand())
     .addCommand(domainsCommand())
     .addCommand(webhooksCommand())
     .addCommand(mcpCommand(loadClientConfig));

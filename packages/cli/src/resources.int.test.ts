@@ -1,5 +1,3 @@
-import { execFile } from "node:child_process";
-import { resolve } from "node:path";
 import { Mailstop } from "@mailstop/sdk/source";
 import {
   type TestDns,
@@ -12,11 +10,11 @@ import {
   useOwnDatabase,
   useTestServer,
 } from "@mailstop/testkit";
+import { type Run, runClient } from "./run-cli.fixture";
 
 // `mailstop inboxes|messages|domains|webhooks` as a shell sees them: the binary spawned against a
 // real mailstop (both worlds), configured by MAILSTOP_API_URL and MAILSTOP_API_KEY. Spawns that
 // do not depend on each other run in parallel: each costs a node start.
-const BIN = resolve(__dirname, "../bin/mailstop.cjs");
 
 let dns: TestDns;
 let receiver: TestReceiver;
@@ -36,22 +34,8 @@ afterAll(async () => {
   await Promise.all([receiver?.stop(), dns?.stop()]);
 });
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 /** `mailstop …args` with only the server's URL and key from the environment; never rejects. */
-function mailstop(...args: string[]): Promise<Run> {
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("MAILSTOP_")));
-  const env = { ...clean, MAILSTOP_API_URL: server.url, MAILSTOP_API_KEY: server.apiKey };
-  return new Promise((done) => {
-    execFile(process.execPath, [BIN, ...args], { env, timeout: 60_000, encoding: "utf8" }, (error, stdout, stderr) => {
-      done({ code: error === null ? 0 : typeof error.code === "number" ? error.code : null, stdout, stderr });
-    });
-  });
-}
+const mailstop = (...args: string[]): Promise<Run> => runClient(server, args);
 
 /** The stdout of a run that must succeed with nothing on stderr. */
 function ok(run: Run): string {
