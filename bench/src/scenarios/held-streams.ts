@@ -2,11 +2,11 @@ import { randomBytes } from "node:crypto";
 import { type ClientRequest, request } from "node:http";
 import { unpooledAgent } from "../lib/http";
 import { SENDER, message } from "../lib/mail";
-import { MB, rssOf } from "../lib/proc";
+import { rssOf } from "../lib/proc";
 import { SmtpClient } from "../lib/smtp-client";
 import { median, sleep, until } from "../lib/stats";
 import type { MailstopTarget, ServerProcess } from "../targets/mailstop";
-import type { Scenario } from "./scenario";
+import { heldScenario, mbBefore } from "./held";
 
 export interface HeldStreamsResult {
   streams: number;
@@ -111,32 +111,18 @@ export async function heldStreams(target: MailstopTarget, options: { streams: nu
 }
 
 /** Open event streams on the monolith (RSS, 250 → frame), then the same on a split waiter process. */
-export const heldStreamsScenario: Scenario = {
-  name: "held-streams",
-  async run({ plan, targets: { mailstop }, rows, details }) {
-    const result = await heldStreams(mailstop, plan.heldStreams);
-    details["held-streams"] = result;
-    const n = result.streams.toLocaleString("en");
-    rows.push({
-      scenario: `${n} open streams: server RSS`,
-      unit: "MB",
-      values: { mailstop: result.rssHeldBytes / MB },
-      note: `${(result.rssIdleBytes / MB).toFixed(0)} MB before; all open in ${result.openMs.toFixed(0)} ms`,
-      target: { text: "≤ 250 MB", pass: result.rssHeldBytes / MB <= 250 },
-    });
-    rows.push({
-      scenario: `${n} open streams: 250 → frame p50`,
+export const heldStreamsScenario = heldScenario("held-streams", {
+  measure: (target, plan, via) => heldStreams(target, { ...plan.heldStreams, via }),
+  what: (result) => `${result.streams.toLocaleString("en")} open streams`,
+  ceilingMb: 250,
+  rssNote: (result) => `${mbBefore(result)}; all open in ${result.openMs.toFixed(0)} ms`,
+  more: (result, what) => [
+    {
+      scenario: `${what}: 250 → frame p50`,
       unit: "ms",
       values: { mailstop: result.deliveryP50Ms },
       note: `max ${result.deliveryMaxMs.toFixed(1)} ms over ${result.deliveries} frames (${result.streams / result.inboxes} streams per inbox)`,
-    });
-    const split = await heldStreams(mailstop, { ...plan.heldStreams, via: await mailstop.startWaiter() });
-    details["held-streams.split-waiter"] = split;
-    rows.push({
-      scenario: `  same on a split waiter process: RSS`,
-      unit: "MB",
-      values: { mailstop: split.rssHeldBytes / MB },
-      note: `${(split.rssIdleBytes / MB).toFixed(0)} MB before; 250 → frame p50 ${split.deliveryP50Ms.toFixed(1)} ms, max ${split.deliveryMaxMs.toFixed(1)} ms`,
-    });
-  },
-};
+    },
+  ],
+  split: { what: "RSS", note: (split) => `${mbBefore(split)}; 250 → frame p50 ${split.deliveryP50Ms.toFixed(1)} ms, max ${split.deliveryMaxMs.toFixed(1)} ms` },
+});

@@ -1,11 +1,11 @@
 import { randomBytes } from "node:crypto";
 import { postJson, unpooledAgent } from "../lib/http";
 import { SENDER, message } from "../lib/mail";
-import { MB, rssOf } from "../lib/proc";
+import { rssOf } from "../lib/proc";
 import { openPool } from "../lib/smtp-client";
 import { sleep, until } from "../lib/stats";
 import type { MailstopTarget, ServerProcess } from "../targets/mailstop";
-import type { Scenario } from "./scenario";
+import { heldScenario, mbBefore } from "./held";
 
 /** Waits opened before checking that the server has caught up. */
 const BATCH = 250;
@@ -111,35 +111,23 @@ export async function heldWaits(target: MailstopTarget, options: { waits: number
 }
 
 /** Held waits on the monolith (RSS, wake all, event-loop delay), then the same on a split waiter process. */
-export const heldWaitsScenario: Scenario = {
-  name: "held-waits",
-  async run({ plan, targets: { mailstop }, rows, details }) {
-    const result = await heldWaits(mailstop, plan.heldWaits);
-    details["held-waits"] = result;
-    const n = result.waits.toLocaleString("en");
-    rows.push({
-      scenario: `${n} held waits: server RSS`,
-      unit: "MB",
-      values: { mailstop: result.rssHeldBytes / MB },
-      note: `${(result.rssIdleBytes / MB).toFixed(0)} MB before the waits; ${result.inboxes} inboxes`,
-      target: { text: "≤ 200 MB", pass: result.rssHeldBytes / MB <= 200 },
-    });
-    rows.push({
-      scenario: `${n} held waits: wake all`,
+export const heldWaitsScenario = heldScenario("held-waits", {
+  measure: (target, plan, via) => heldWaits(target, { ...plan.heldWaits, via }),
+  what: (result) => `${result.waits.toLocaleString("en")} held waits`,
+  ceilingMb: 200,
+  rssNote: (result) => `${mbBefore(result)} the waits; ${result.inboxes} inboxes`,
+  more: (result, what) => [
+    {
+      scenario: `${what}: wake all`,
       unit: "ms",
       values: { mailstop: result.wakeAllMs },
       note: `first send → last response; ${result.wakeAfterLast250Ms.toFixed(0)} ms after the last 250; ${result.matched} matched`,
       target: { text: "≤ 2,000 ms", pass: result.wakeAllMs <= 2000 && result.matched === result.waits },
-    });
-    rows.push({ scenario: `${n} held waits: event-loop delay p99`, unit: "ms", values: { mailstop: result.eventLoopDelayP99Ms }, note: `max ${result.eventLoopDelayMaxMs} ms while held` });
-    // The same on a split waiter process (`--target waiter`), as a fleet holds them.
-    const split = await heldWaits(mailstop, { ...plan.heldWaits, via: await mailstop.startWaiter() });
-    details["held-waits.split-waiter"] = split;
-    rows.push({
-      scenario: `  same on a split waiter process: RSS / wake all`,
-      unit: "MB",
-      values: { mailstop: split.rssHeldBytes / MB },
-      note: `${(split.rssIdleBytes / MB).toFixed(0)} MB before the waits; all woken in ${split.wakeAllMs.toFixed(0)} ms (${split.matched} matched); event-loop delay p99 ${split.eventLoopDelayP99Ms} ms`,
-    });
+    },
+    { scenario: `${what}: event-loop delay p99`, unit: "ms", values: { mailstop: result.eventLoopDelayP99Ms }, note: `max ${result.eventLoopDelayMaxMs} ms while held` },
+  ],
+  split: {
+    what: "RSS / wake all",
+    note: (split) => `${mbBefore(split)} the waits; all woken in ${split.wakeAllMs.toFixed(0)} ms (${split.matched} matched); event-loop delay p99 ${split.eventLoopDelayP99Ms} ms`,
   },
-};
+});
