@@ -6,7 +6,7 @@ import type { Row } from "../report";
 import type { MailstopTarget, ServerProcess } from "../targets/mailstop";
 import type { Plan } from "./plan";
 import { type ReadResult, readLoad } from "./reads";
-import type { Scenario, ScenarioContext } from "./scenario";
+import type { Scenario } from "./scenario";
 
 /**
  * The shape shared by the scenarios that price one setting (limits-cost, metrics-cost): the same
@@ -189,14 +189,27 @@ export function costRows<V extends string>(result: CostResult<V>, spec: CostRowS
   });
 }
 
-/** A scenario pricing one setting: its result in the details under its name, its rows without → with in the table. */
-export function costScenario<V extends string>(name: string, measure: (ctx: ScenarioContext) => Promise<CostResult<V>>, spec: (plan: Plan) => CostRowSpec<V>): Scenario {
+/** The plan's entries that price a setting. */
+type CostPlan = { [K in keyof Plan]: Plan[K] extends CostOptions ? K : never }[keyof Plan];
+
+/**
+ * A scenario pricing one setting, run with the plan's `options` against the monolith's engines:
+ * its result in the details under its name, its rows without → with in the table, headed by its
+ * name in words (`limits-cost`: "limits cost").
+ */
+export function costScenario<V extends string>(
+  name: string,
+  options: CostPlan,
+  measure: (target: MailstopTarget, options: CostOptions) => Promise<CostResult<V>>,
+  spec: Omit<CostRowSpec<V>, "subject" | "rounds">,
+): Scenario {
   return {
     name,
     async run(ctx) {
-      const result = await measure(ctx);
+      const planned = ctx.plan[options];
+      const result = await measure(ctx.targets.mailstop, planned);
       ctx.details[name] = result;
-      ctx.rows.push(...costRows(result, spec(ctx.plan)));
+      ctx.rows.push(...costRows(result, { ...spec, subject: name.replaceAll("-", " "), rounds: planned.rounds }));
     },
   };
 }

@@ -29,13 +29,11 @@ export async function limitsCost(target: MailstopTarget, options: CostOptions): 
   );
 }
 
-export const limitsCostScenario = costScenario("limits-cost", ({ targets, plan }) => limitsCost(targets.mailstop, plan.limitsCost), (plan) => ({
-  subject: "limits cost",
+export const limitsCostScenario = costScenario("limits-cost", "limitsCost", limitsCost, {
   variants: VARIANTS,
-  rounds: plan.limitsCost.rounds,
   without: { variant: "without", text: "no rate limiter, no limits set", note: "MAILSTOP_RATE_LIMITS=off, a project without limits" },
   with: { variant: "both", text: "with the rate limiter and organisation limits checked" },
   detail: (figures) =>
     `rate limiter only ${figures["rate limiter"].mean.toFixed(2)} ms (p99 ${figures["rate limiter"].p99.toFixed(1)}), ` +
     `limits only ${figures.metering.mean.toFixed(2)} ms (p99 ${figures.metering.p99.toFixed(1)})`,
-}));
+});

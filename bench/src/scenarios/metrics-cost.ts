@@ -27,10 +27,8 @@ export async function metricsCost(target: MailstopTarget, options: CostOptions):
   return measureCost(METRICS_VARIANTS, { without, with: withMetrics }, options);
 }
 
-export const metricsCostScenario = costScenario("metrics-cost", ({ targets, plan }) => metricsCost(targets.mailstop, plan.metricsCost), (plan) => ({
-  subject: "metrics cost",
+export const metricsCostScenario = costScenario("metrics-cost", "metricsCost", metricsCost, {
   variants: METRICS_VARIANTS,
-  rounds: plan.metricsCost.rounds,
   without: { variant: "without", text: "metrics off", note: "MAILSTOP_METRICS=off, rate limits on" },
   with: { variant: "with", text: "with Prometheus metrics recorded" },
-}));
+});
