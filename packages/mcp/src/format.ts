@@ -24,7 +24,7 @@ function linkLines(message: MessageView): string[] {
   return message.links.map((link) => `  - [${link.kind}] ${link.url}${link.text ? ` ("${oneLine(link.text)}")` : ""}`);
 }
 
-/** One message in full, as far as a tool shows one: headers, codes, links, a preview. */
+/** One message in full, as far as a tool shows one: headers, codes, links, a preview, the checks' statuses. */
 export function describeMessage(message: MessageView): string {
   const text = message.body.text;
   const preview = oneLine(text.preview);
@@ -38,7 +38,14 @@ export function describeMessage(message: MessageView): string {
     ...linkLines(message),
     ...(message.attachments.length === 0 ? [] : [`Attachments: ${message.attachments.map((a) => `${a.filename} (${a.content_type}, ${a.size} bytes)`).join(", ")}`]),
     `Preview: ${preview === "" ? "(no text part)" : preview}${text.truncated ? " …" : ""}`,
+    describeChecks(message.checks),
   ].join("\n");
+}
+
+/** The four checks' statuses in one line (docs/api.md "Message checks"): what an agent asserts on. */
+function describeChecks(checks: MessageView["checks"]): string {
+  const status = (value: string | null) => value ?? "not checked";
+  return `Checks: authentication ${status(checks.authentication)}, html ${status(checks.html)}, links ${checks.links}, spam ${checks.spam}`;
 }
 
 /** One line per message of a list (lists carry no previews). */

@@ -115,6 +115,9 @@ describe("POST /mcp (streamable HTTP)", () => {
     const message = await call(client, "get_message", { id });
     expect(message.text).toContain("Preview: Your verification code is 482913.");
     expect(message.text).toContain("[verify] https://app.example/verify?t=abc");
+    // The four checks by name: no signature and no policy (authentication none), a text-only
+    // mail (html none), no link checked yet, no spamd configured.
+    expect(message.text).toMatch(/^Checks: authentication none, html none, links not_checked, spam not_configured$/m);
     const list = await call(client, "list_messages", { inbox: address, limit: 5 });
     expect(list.text).toContain(`- ${id} `);
     expect(list.text).toContain("codes 482913");

@@ -119,7 +119,7 @@ export function registerTools(server: McpServer, api: MailstopApi): void {
   server.registerTool(
     "get_message",
     {
-      description: "One message by id (msg_…): sender, subject, codes, links, attachments and a short text preview.",
+      description: "One message by id (msg_…): sender, subject, codes, links, attachments, a short text preview and the statuses of its checks (authentication, html, links, spam).",
       inputSchema: { id: z.string().min(1).describe("The message id (msg_…).") },
     },
     run(async ({ id }) => describeMessage(await api.getMessage(id))),
