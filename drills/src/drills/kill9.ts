@@ -1,6 +1,5 @@
-import type { DrillCase, DrillContext } from "../harness/drill";
+import { type DrillCase, type DrillContext, serviceCases } from "../harness/drill";
 import type { ServiceName } from "../harness/service";
-import type { TargetKind } from "../harness/target";
 import { sleep } from "../harness/time";
 
 /** How long a killed process stays down before it is started again, as an orchestrator's restart delay. */
@@ -29,17 +28,10 @@ async function killUnderIngest(ctx: DrillContext, name: ServiceName): Promise<vo
   if (result.duplicated > 0) ctx.note(`${result.duplicatedAfterRetry} duplicate(s) from the sender's retry after a try cut after its dot`);
 }
 
-const cases = (target: TargetKind, services: ServiceName[], quick: (s: ServiceName) => boolean): DrillCase[] =>
-  services.map((name) => ({
-    id: "kill9",
-    drill: name === "all" ? "kill -9 (monolith)" : `kill -9 ${name}`,
-    target,
-    quick: quick(name),
-    run: (ctx) => killUnderIngest(ctx, name),
-  }));
+const kill9 = { id: "kill9", name: "kill -9", run: killUnderIngest };
 
 export const kill9Cases: DrillCase[] = [
-  ...cases("monolith", ["all"], () => true),
-  ...cases("embedded", ["all"], () => true),
-  ...cases("fleet", ["smtp-edge", "parser", "api", "waiter"], (s) => s === "parser"),
+  ...serviceCases(kill9, "monolith", ["all"], () => true),
+  ...serviceCases(kill9, "embedded", ["all"], () => true),
+  ...serviceCases(kill9, "fleet", ["smtp-edge", "parser", "api", "waiter"], (s) => s === "parser"),
 ];

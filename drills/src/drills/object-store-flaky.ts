@@ -1,8 +1,7 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import type { DrillCase, DrillContext } from "../harness/drill";
+import { type DrillCase, type DrillContext, casesOn } from "../harness/drill";
 import type { FaultPlan, ProxiedRequest } from "../harness/s3-fault-proxy";
-import type { TargetKind } from "../harness/target";
 import { say, sleep, until } from "../harness/time";
 
 /** Requests answered 500 or 503, and held past the edge's 10 s write deadline (then answered or cut). */
@@ -147,13 +146,9 @@ async function flakyStore(ctx: DrillContext): Promise<void> {
   say(`${ctx.row.drill} on ${target.kind}: ${proxy.requests.length} requests through the proxy`);
 }
 
-const applies: TargetKind[] = ["monolith", "fleet"];
-
-export const objectStoreFlakyCases: DrillCase[] = applies.map((target) => ({
+export const objectStoreFlakyCases: DrillCase[] = casesOn(["monolith", "fleet"], null, {
   id: "object-store-flaky",
   drill: "flaky object store (20 % 5xx, 5 % stalled) under SMTP load",
-  target,
-  quick: false,
   options: { s3ThroughProxy: true, env: { MAILSTOP_ORPHAN_SWEEP_AGE_S: String(SWEEP_AGE_S), MAILSTOP_ORPHAN_SWEEP_INTERVAL_S: String(SWEEP_INTERVAL_S) } },
   run: flakyStore,
-}));
+});

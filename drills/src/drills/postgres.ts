@@ -1,5 +1,4 @@
-import type { DrillCase, DrillContext } from "../harness/drill";
-import type { TargetKind } from "../harness/target";
+import { type DrillCase, type DrillContext, casesOn } from "../harness/drill";
 import { sleep } from "../harness/time";
 
 /** How long PostgreSQL stays down: longer than the edge's 10 s write deadline, so both refusals are seen. */
@@ -30,12 +29,4 @@ async function postgresUnderIngest(ctx: DrillContext): Promise<void> {
   await ctx.tally(load.messages);
 }
 
-const applies: TargetKind[] = ["monolith", "fleet"];
-
-export const postgresCases: DrillCase[] = applies.map((target) => ({
-  id: "postgres-immediate",
-  drill: "PostgreSQL stop -m immediate + start",
-  target,
-  quick: target === "monolith",
-  run: postgresUnderIngest,
-}));
+export const postgresCases: DrillCase[] = casesOn(["monolith", "fleet"], "monolith", { id: "postgres-immediate", drill: "PostgreSQL stop -m immediate + start", run: postgresUnderIngest });

@@ -1,7 +1,7 @@
-import type { DrillCase, DrillContext } from "../harness/drill";
+import { type DrillCase, type DrillContext, casesOn } from "../harness/drill";
 import { HeldStream, type HeldWait, holdWait } from "../harness/held";
 import { Connection, type Message, deliver } from "../harness/load";
-import type { Inbox, TargetKind } from "../harness/target";
+import type { Inbox } from "../harness/target";
 import { show, sleep, until } from "../harness/time";
 
 const WAIT_INBOXES = 10;
@@ -93,12 +93,4 @@ async function pubsubKilled(ctx: DrillContext): Promise<void> {
   }
 }
 
-const applies: TargetKind[] = ["monolith", "fleet"];
-
-export const pubsubCases: DrillCase[] = applies.map((target) => ({
-  id: "pubsub-kill",
-  drill: "Redis pub/sub subscriber killed",
-  target,
-  quick: target === "fleet",
-  run: pubsubKilled,
-}));
+export const pubsubCases: DrillCase[] = casesOn(["monolith", "fleet"], "fleet", { id: "pubsub-kill", drill: "Redis pub/sub subscriber killed", run: pubsubKilled });

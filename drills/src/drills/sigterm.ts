@@ -1,7 +1,6 @@
-import type { DrillCase, DrillContext } from "../harness/drill";
+import { type DrillCase, type DrillContext, serviceCases } from "../harness/drill";
 import { HeldStream, holdWait, retryableRefusal, TransactionInData } from "../harness/held";
 import type { ServiceName } from "../harness/service";
-import type { TargetKind } from "../harness/target";
 import { show, sleep, until, within } from "../harness/time";
 
 /** The longest a service may take to exit after SIGTERM (an orchestrator's grace period). */
@@ -72,17 +71,10 @@ async function sigtermUnderLoad(ctx: DrillContext, name: ServiceName): Promise<v
   await ctx.tally([...load.messages, ...inData.map((t) => t.message)]);
 }
 
-const cases = (target: TargetKind, services: ServiceName[], quick: (s: ServiceName) => boolean): DrillCase[] =>
-  services.map((name) => ({
-    id: "sigterm",
-    drill: name === "all" ? "SIGTERM (monolith)" : `SIGTERM ${name}`,
-    target,
-    quick: quick(name),
-    run: (ctx) => sigtermUnderLoad(ctx, name),
-  }));
+const sigterm = { id: "sigterm", name: "SIGTERM", run: sigtermUnderLoad };
 
 export const sigtermCases: DrillCase[] = [
-  ...cases("monolith", ["all"], () => true),
-  ...cases("embedded", ["all"], () => false),
-  ...cases("fleet", ["smtp-edge", "parser", "api", "waiter"], (s) => s === "waiter"),
+  ...serviceCases(sigterm, "monolith", ["all"], () => true),
+  ...serviceCases(sigterm, "embedded", ["all"], () => false),
+  ...serviceCases(sigterm, "fleet", ["smtp-edge", "parser", "api", "waiter"], (s) => s === "waiter"),
 ];

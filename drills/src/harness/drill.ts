@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { RECONCILE_MIN_AGE_S } from "@mailstop/core";
 import type { Engines } from "./engines";
 import { Load, type LoadOptions, type Message } from "./load";
+import type { ServiceName } from "./service";
 import { type Tally, tally } from "./tally";
 import type { Inbox, Target, TargetKind, TargetOptions } from "./target";
 import { say, sleep } from "./time";
@@ -47,6 +48,30 @@ export interface DrillCase {
   timeoutMs?: number;
   /** Runs before the target starts (a small file system for its data); may throw SkipCase. */
   prepare?(engines: Engines): Promise<Prepared>;
+}
+
+/** One case of a drill on each of `targets`, the one on `quickOn` part of `--quick`. */
+export function casesOn(targets: TargetKind[], quickOn: TargetKind | null, drill: Omit<DrillCase, "target" | "quick">): DrillCase[] {
+  return targets.map((target) => ({ ...drill, target, quick: target === quickOn }));
+}
+
+/**
+ * One case of a drill on each of `services` of `target`, named after it: `kill -9 parser`, or
+ * `kill -9 (monolith)` for `all`.
+ */
+export function serviceCases(
+  drill: { id: string; name: string; run(ctx: DrillContext, service: ServiceName): Promise<void> },
+  target: TargetKind,
+  services: ServiceName[],
+  quick: (service: ServiceName) => boolean,
+): DrillCase[] {
+  return services.map((service) => ({
+    id: drill.id,
+    drill: service === "all" ? `${drill.name} (monolith)` : `${drill.name} ${service}`,
+    target,
+    quick: quick(service),
+    run: (ctx) => drill.run(ctx, service),
+  }));
 }
 
 /**
