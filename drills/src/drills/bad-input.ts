@@ -52,10 +52,10 @@ async function session(ctx: DrillContext): Promise<SmtpSession> {
 }
 
 /**
- * One transaction whose DATA is `data` as given (it must end in CRLF), recorded on `message` as a
- * try so the tally counts it. Returns the reply to the final dot, null when none came.
+ * A session of its own taken to DATA for `recipients` (MAIL, each RCPT, DATA); `send` then writes
+ * the content and ends it. A DATA refused is recorded on `message` as its try and returned.
  */
-async function transaction(ctx: DrillContext, message: Message, data: string | Buffer, recipients = message.inboxes.map((i) => i.address)): Promise<Reply | null> {
+async function dataSession(ctx: DrillContext, message: Message, recipients: string[], send: (s: SmtpSession) => Promise<Reply | null>): Promise<Reply | null> {
   const s = await session(ctx);
   try {
     const mail = await s.command("MAIL FROM:<hostile@x.test>");
@@ -63,13 +63,22 @@ async function transaction(ctx: DrillContext, message: Message, data: string | B
     for (const address of recipients) await s.command(`RCPT TO:<${address}>`);
     const go = await s.command("DATA");
     if (go.code !== 354) return record(message, go, false);
-    await s.write(data);
-    const afterDot = !s.closed;
-    const reply = await s.command(".", 120_000).catch(() => null);
-    return record(message, reply, afterDot);
+    return await send(s);
   } finally {
     s.close();
   }
+}
+
+/**
+ * One transaction whose DATA is `data` as given (it must end in CRLF), recorded on `message` as a
+ * try so the tally counts it. Returns the reply to the final dot, null when none came.
+ */
+function transaction(ctx: DrillContext, message: Message, data: string | Buffer, recipients = message.inboxes.map((i) => i.address)): Promise<Reply | null> {
+  return dataSession(ctx, message, recipients, async (s) => {
+    await s.write(data);
+    const afterDot = !s.closed;
+    return record(message, await s.command(".", 120_000).catch(() => null), afterDot);
+  });
 }
 
 function record(message: Message, reply: Reply | null, afterDot: boolean): Reply | null {
@@ -102,21 +111,15 @@ async function smugglingVariants(ctx: DrillContext, inbox: Inbox, messages: Mess
     const message = ctx.message([inbox], `smuggling ${ending.name}`);
     const smuggledId = `smuggled-${message.messageId}`;
     smuggledIds.push(smuggledId);
-    const s = await session(ctx);
-    try {
-      await s.command("MAIL FROM:<hostile@x.test>");
-      await s.command(`RCPT TO:<${inbox.address}>`);
-      await s.command("DATA");
+    const reply = await dataSession(ctx, message, [inbox.address], async (s) => {
       await s.write(smuggling(message.messageId, message.subject, ending.bytes, smuggledId, inbox.address));
-      const reply = await s.command(".", 30_000).catch(() => null);
-      record(message, reply, true);
+      const dot = record(message, await s.command(".", 30_000).catch(() => null), true);
       // A server fooled by the ending has answered the smuggled MAIL, RCPT, DATA and end of data too.
       const extra = await s.maybeRead(1_500);
-      outcomes.push(`${ending.name}:${code(reply)}`);
       ctx.check(extra === null, `smuggling ${ending.name}: a second reply ${extra?.code} ${extra?.text} (the ending was honoured)`);
-    } finally {
-      s.close();
-    }
+      return dot;
+    });
+    outcomes.push(`${ending.name}:${code(reply)}`);
     messages.push(message);
   }
   ctx.note(`smuggling endings answered ${outcomes.join(" ")}`);
@@ -159,17 +162,11 @@ async function hostileStreams(ctx: DrillContext, inbox: Inbox, messages: Message
     rssGrowth(pid, async () => {
       const long = ctx.message([inbox], `60 MiB line, try ${attempt}`);
       messages.push(long);
-      const s = await session(ctx);
-      try {
-        await s.command("MAIL FROM:<hostile@x.test>");
-        await s.command(`RCPT TO:<${inbox.address}>`);
-        await s.command("DATA");
+      return dataSession(ctx, long, [inbox.address], async (s) => {
         await writeLine(s, 60 * MiB);
         await s.write("\r\n");
         return record(long, await s.command(".", 60_000).catch(() => null), !s.closed);
-      } finally {
-        s.close();
-      }
+      });
     });
   const inData = await secondTryDecides(ctx, "a 60 MiB line in DATA", lineInData);
   ctx.check(inData.result?.code === 552, `a 60 MiB line in DATA answered ${code(inData.result)} instead of 552`);
