@@ -1,5 +1,5 @@
 /**
- * pnpm bench [--quick] [--only=laptop,ingest,connect,arrival-wait,held-waits,held-streams,reads,limits-cost,metrics-cost]
+ * pnpm bench [--quick] [--only=laptop,ingest,connect,arrival-wait,held-waits,held-streams,reads,limits-cost,metrics-cost,checks-cost]
  *            [--targets=mailstop,mailstop-dir,mailstop-embedded,mailstop-fleet,ceiling,floor,maildev,postfix] [--profile] [--keep-database]
  *
  * Starts mailstop (monolithic target on PostgreSQL, Redis and an s3rver; the same on the

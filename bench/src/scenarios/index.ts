@@ -1,4 +1,5 @@
 import { arrivalWaitScenario } from "./arrival-wait";
+import { checksCostScenario } from "./checks-cost";
 import { connectScenario } from "./connect";
 import { heldStreamsScenario } from "./held-streams";
 import { heldWaitsScenario } from "./held-waits";
@@ -20,6 +21,7 @@ export const SCENARIOS: readonly Scenario[] = [
   readsScenario,
   limitsCostScenario,
   metricsCostScenario,
+  checksCostScenario,
 ];
 
 /** The names `--only` takes. */

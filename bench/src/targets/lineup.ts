@@ -39,7 +39,7 @@ export interface LineupOptions {
 }
 
 /** The PostgreSQL server of DATABASE_URL without its database name (the bench makes its own). */
-function databaseServer(): string {
+export function databaseServer(): string {
   const url = new URL(process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres");
   url.pathname = "";
   return url.toString().replace(/\/$/, "");

@@ -27,6 +27,8 @@ export interface MailstopOptions {
   objectStore?: "s3" | "directory" | "embedded";
   /** Leaves the database in place at the end (its name is printed), for EXPLAIN ANALYZE. */
   keepDatabase?: boolean;
+  /** Settings of this target's own, for every process it starts (checks-cost: MAILSTOP_CHECKS). */
+  env?: Record<string, string>;
 }
 
 /** One mailstop process: its HTTP origin, its pid, and the probe preloaded into it. */
@@ -159,6 +161,7 @@ export async function startMailstop(options: MailstopOptions): Promise<MailstopT
           MAILSTOP_HOST: "127.0.0.1",
           ...BENCH_SERVER_ENV,
           BENCH_PROBE_PORT: String(ports.probe),
+          ...options.env,
           ...extraEnv,
         },
       });
