@@ -24,6 +24,9 @@ const BOTH_WORLDS = [
   "<rootDir>/packages/smtp-edge/src/accept-ledger.int.test.ts",
   "<rootDir>/packages/parser/src/parse-message.int.test.ts",
   "<rootDir>/packages/parser/src/reap.job.int.test.ts",
+  // The checks the parser stores from the connection the edge recorded: that record travels in
+  // each world's job queue (BullMQ, the database's, the fleet's BullMQ across processes).
+  "<rootDir>/packages/parser/src/checks/message-checks.int.test.ts",
   "<rootDir>/packages/runtime/src/**/*.world.int.test.ts",
   "<rootDir>/packages/mcp/src/**/*.int.test.ts",
   "<rootDir>/packages/**/src/**/*.contract.int.test.ts",
@@ -40,7 +43,11 @@ const BOTH_WORLDS = [
 const ENGINES_ONLY = "\\.engines\\.int\\.test\\.ts$";
 
 /** The end-to-end files the split fleet runs: everything a client can do over HTTP and SMTP. */
-const FLEET = ["<rootDir>/packages/api/src/**/*.int.test.ts", "<rootDir>/packages/smtp-edge/src/smtp-edge.int.test.ts"];
+const FLEET = [
+  "<rootDir>/packages/api/src/**/*.int.test.ts",
+  "<rootDir>/packages/smtp-edge/src/smtp-edge.int.test.ts",
+  "<rootDir>/packages/parser/src/checks/message-checks.int.test.ts",
+];
 
 /** @type {import('jest').Config} */
 module.exports = {
