@@ -6,6 +6,7 @@ import { execFileSync } from "node:child_process";
 import { createRequire } from "node:module";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { inlineCore } from "../../packages/sdk/bin/inline-core.mjs";
 import { ENGINES, PACKAGES, ROOT, copy, esbuild, filesUnder, freshStage, manifestOf, npmPack } from "./stage.mjs";
 
 const tsc = createRequire(join(PACKAGES, "sdk", "package.json")).resolve("typescript/bin/tsc");
@@ -87,6 +88,7 @@ export async function packSdk(stages, out) {
   const stage = freshStage(stages, "sdk");
   const workspace = manifestOf("sdk");
   await build(dir, stage, []);
+  await inlineCore(join(stage, "dist"), { sourcemap: false });
   inlineOpenApiTypes(stage);
   copy(join(dir, "README.md"), join(stage, "README.md"));
   return npmPack(stage, out, publishedManifest(workspace, thirdParty(workspace.dependencies)));

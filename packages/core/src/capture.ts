@@ -1,3 +1,5 @@
+// The SDK compiles this module into its build (its captureTagOf): it imports nothing but
+// grammar.ts and Node's built-ins.
 import { domainToASCII } from "node:url";
 import { isValidTag } from "./grammar";
 

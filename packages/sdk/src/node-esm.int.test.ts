@@ -6,10 +6,10 @@ import { createInterface } from "node:readline";
 import { uniqueTag, useTestServer } from "@mailstop/testkit";
 
 // The package as a plain Node ESM program sees it: built as its `build` script builds it (tsc
-// with tsconfig.build.json), then imported by name from an .mjs file run by `node` with no
-// TypeScript loader, against a real mailstop configured through the environment only. Built
-// into a copy of the package in a temporary directory, so runs in parallel (both worlds) and
-// the working tree's dist/ are left alone.
+// with tsconfig.build.json, then core's capture module compiled in), then imported by name from
+// an .mjs file run by `node` with no TypeScript loader, against a real mailstop configured
+// through the environment only. Built into a copy of the package in a temporary directory, so
+// runs in parallel (both worlds) and the working tree's dist/ are left alone.
 const SOURCE = join(__dirname, "..");
 let copy: string;
 
@@ -19,6 +19,8 @@ beforeAll(() => {
   copy = mkdtempSync(join(tmpdir(), "mailstop-sdk-esm-"));
   const build = spawnSync(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", join(SOURCE, "tsconfig.build.json"), "--outDir", join(copy, "dist")], { encoding: "utf8" });
   if (build.status !== 0) throw new Error(`the build failed:\n${build.stdout}${build.stderr}`);
+  const inline = spawnSync(process.execPath, [join(SOURCE, "bin", "inline-core.mjs"), join(copy, "dist")], { encoding: "utf8" });
+  if (inline.status !== 0) throw new Error(`compiling core's capture module failed:\n${inline.stdout}${inline.stderr}`);
   copyFileSync(join(SOURCE, "package.json"), join(copy, "package.json"));
   mkdirSync(join(copy, "test"));
   copyFileSync(join(SOURCE, "test", "consumer.mjs"), join(copy, "test", "consumer.mjs"));
@@ -43,7 +45,8 @@ it("works from plain node on an .mjs file importing the built @mailstop/sdk", as
     return JSON.parse(value as string);
   };
   try {
-    const { address } = await nextLine();
+    const { address, captureTag } = await nextLine();
+    expect(captureTag).toBe("capture.example.com.john.doe_2bx");
     expect(await nextLine()).toEqual({ typed: true, code: "inbox_not_found" });
     await server.send({ to: address, subject: "hello from esm", text: "x" });
     // Ending stdin too: an open pipe would keep the consumer alive after it is done.

@@ -1,12 +1,13 @@
 // A plain Node ESM consumer of the built package (no TypeScript loader): it imports
 // `@mailstop/sdk` by name, configured by MAILSTOP_API_URL and MAILSTOP_API_KEY only, creates an
-// inbox, prints its address, waits for the message the test sends and prints its subject.
-import { Mailstop, MailstopError, WaitTimeoutError } from "@mailstop/sdk";
+// inbox, prints its address (and a capture tag, the rule the build compiles in from
+// @mailstop/core), waits for the message the test sends and prints its subject.
+import { Mailstop, MailstopError, WaitTimeoutError, captureTagOf } from "@mailstop/sdk";
 import { createInterface } from "node:readline";
 
 const mailstop = new Mailstop();
 const inbox = await mailstop.inboxes.create({ tag: process.argv[2] });
-console.log(JSON.stringify({ address: inbox.address }));
+console.log(JSON.stringify({ address: inbox.address, captureTag: captureTagOf("John.Doe+x@Example.com") }));
 try {
   await mailstop.inboxes.get("ibx_00000000000000000000000000");
 } catch (error) {
