@@ -3,8 +3,7 @@ import { once } from "node:events";
 import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
-import { eventually, freePort, sendOneRaw, uniqueTag } from "@mailstop/testkit";
+import { eventually, freePort, sendOneRaw, startJsonLineChild, uniqueTag } from "@mailstop/testkit";
 
 // From a project of your own (issue 31): `pnpm pack:all` makes the tarballs, npm installs them
 // into a new CommonJS project (`npm init -y`) outside the repository, with @playwright/test from
@@ -123,27 +122,18 @@ it("npx mailstop keys create names the running mailstop to stop first (its data 
 });
 
 it.each(["consumer.mjs", "consumer.cjs"])("the installed SDK waits for a message (%s)", async (consumer) => {
-  const process_ = spawn(process.execPath, [consumer, uniqueTag("packed")], {
+  const child = startJsonLineChild(consumer, [consumer, uniqueTag("packed")], {
     cwd: project,
     env: { PATH: process.env.PATH ?? "", MAILSTOP_API_URL: `http://127.0.0.1:${ports.http}`, MAILSTOP_API_KEY: apiKey },
-    stdio: ["ignore", "pipe", "pipe"],
   });
-  let stderr = "";
-  process_.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => process_.once("exit", resolve));
-  const lines = createInterface({ input: process_.stdout })[Symbol.asyncIterator]();
-  const next = async () => {
-    const { value, done } = await lines.next();
-    if (done) throw new Error(`${consumer} ended early: ${stderr}`);
-    return JSON.parse(value as string) as Record<string, string>;
-  };
   try {
-    const { address } = await next();
-    expect((await sendOneRaw(ports.smtp, address!, "hello packed")).code).toBe(250);
-    expect(await next()).toEqual({ subject: "hello packed", from: consumer.endsWith(".mjs") ? "import" : "require" });
-    expect(await exited).toBe(0);
+    child.process.stdin.end(); // it reads nothing: its input ends at once
+    const { address } = await child.next<{ address: string }>();
+    expect((await sendOneRaw(ports.smtp, address, "hello packed")).code).toBe(250);
+    expect(await child.next()).toEqual({ subject: "hello packed", from: consumer.endsWith(".mjs") ? "import" : "require" });
+    expect(await child.exited).toBe(0);
   } finally {
-    process_.kill();
+    child.process.kill();
   }
 });
 

@@ -1,9 +1,8 @@
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
-import { uniqueTag, useTestServer } from "@mailstop/testkit";
+import { startJsonLineChild, uniqueTag, useTestServer } from "@mailstop/testkit";
 
 // The package as a plain Node ESM program sees it: built as its `build` script builds it (tsc
 // with tsconfig.build.json, then core's capture module compiled in), then imported by name from
@@ -30,30 +29,20 @@ beforeAll(() => {
 afterAll(() => rmSync(copy, { recursive: true, force: true }));
 
 it("works from plain node on an .mjs file importing the built @mailstop/sdk", async () => {
-  const child = spawn(process.execPath, [join(copy, "test", "consumer.mjs"), uniqueTag("esm")], {
+  const child = startJsonLineChild("the consumer", [join(copy, "test", "consumer.mjs"), uniqueTag("esm")], {
     cwd: copy,
     env: { PATH: process.env.PATH, MAILSTOP_API_URL: server.url, MAILSTOP_API_KEY: server.apiKey },
-    stdio: ["pipe", "pipe", "pipe"],
   });
-  let stderr = "";
-  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
-  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
-  const nextLine = async () => {
-    const { value, done } = await lines.next();
-    if (done) throw new Error(`the consumer ended early: ${stderr}`);
-    return JSON.parse(value as string);
-  };
   try {
-    const { address, captureTag } = await nextLine();
+    const { address, captureTag } = await child.next<{ address: string; captureTag: string }>();
     expect(captureTag).toBe("capture.example.com.john.doe_2bx");
-    expect(await nextLine()).toEqual({ typed: true, code: "inbox_not_found" });
+    expect(await child.next()).toEqual({ typed: true, code: "inbox_not_found" });
     await server.send({ to: address, subject: "hello from esm", text: "x" });
     // Ending stdin too: an open pipe would keep the consumer alive after it is done.
-    child.stdin.end("sent\n");
-    expect(await nextLine()).toEqual({ subject: "hello from esm", timeoutErrorExported: true });
-    expect(await exited).toBe(0);
+    child.process.stdin.end("sent\n");
+    expect(await child.next()).toEqual({ subject: "hello from esm", timeoutErrorExported: true });
+    expect(await child.exited).toBe(0);
   } finally {
-    child.kill();
+    child.process.kill();
   }
 });

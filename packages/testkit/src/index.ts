@@ -14,6 +14,7 @@ export const uniqueRedisPrefix = () => `${runRedisPrefix()}-${randomBytes(5).toS
 export { SmtpDialogue, toldBeforeClose, defaultSmtpTransport, sendOneRaw, smtpTransport, eventually, type SmtpResponse } from "./smtp";
 export { startTestRedis, type TestRedis } from "./redis";
 export { copiesOf } from "./copies";
+export { startJsonLineChild, type JsonLineChild } from "./json-line-child";
 export { TestEventStream, type StreamFrame } from "./event-stream";
 export { testWorld, describeWithEngines, describeInProcess, itWithEngines, itInProcess, TEST_WORLD_ENV, type TestWorld } from "./world";
 export { startTcpProxy, type TcpProxy } from "./tcp-proxy";
