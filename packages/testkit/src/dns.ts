@@ -1,3 +1,5 @@
+import { generateKeyPairSync } from "node:crypto";
+
 // dns2 ships no types; this is the part of its API the test DNS server uses.
 type Dns2Packet = {
   questions: { name: string; type: number }[];
@@ -109,4 +111,29 @@ export async function startRunDns(): Promise<() => Promise<void>> {
 export function runDnsEnv(): Record<string, string> {
   const server = process.env[RUN_DNS_ENV];
   return server === undefined ? {} : { MAILSTOP_DNS_SERVERS: server };
+}
+
+/** A DKIM key pair of the tests: the TXT record that publishes it, and the PEM nodemailer's `dkim` option signs with. */
+export interface TestDkimKey {
+  record: string;
+  privateKey: string;
+}
+
+/** A fresh RSA key (1024 bits: fast to make, enough for a test) as a DKIM record and a private key. */
+export function testDkimKey(): TestDkimKey {
+  const { publicKey, privateKey } = generateKeyPairSync("rsa", { modulusLength: 1024 });
+  return {
+    record: `v=DKIM1; k=rsa; p=${publicKey.export({ type: "spki", format: "der" }).toString("base64")}`,
+    privateKey: privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
+  };
+}
+
+/**
+ * Publishes a sending domain on `dns`: `key` at `<selector>._domainkey.<domain>` and an SPF
+ * record listing loopback, where the suite's mail comes from. Mail signed with the key and
+ * sent over loopback passes DKIM and SPF.
+ */
+export function publishSendingDomain(dns: TestDns, domain: string, key: TestDkimKey, selector = "s1"): void {
+  dns.set(`${selector}._domainkey.${domain}`, { txt: [key.record] });
+  dns.set(domain, { txt: ["v=spf1 ip4:127.0.0.1 ip6:::1 -all"] });
 }

@@ -18,7 +18,7 @@ export { startJsonLineChild, type JsonLineChild } from "./json-line-child";
 export { TestEventStream, type StreamFrame } from "./event-stream";
 export { testWorld, describeWithEngines, describeInProcess, itWithEngines, itInProcess, TEST_WORLD_ENV, type TestWorld } from "./world";
 export { startTcpProxy, type TcpProxy } from "./tcp-proxy";
-export { RUN_DNS_ENV, startTestDns, type TestDns, type DnsZone } from "./dns";
+export { RUN_DNS_ENV, publishSendingDomain, startTestDns, testDkimKey, type TestDkimKey, type TestDns, type DnsZone } from "./dns";
 export { useTestServer, type SuiteServer, type SuiteServerOptions } from "./use-test-server";
 export { useWebhookTestServer, type WebhookSuite } from "./use-webhook-test-server";
 export { describeWithFleet, startTestFleet } from "./fleet-world";

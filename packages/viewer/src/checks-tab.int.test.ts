@@ -1,7 +1,17 @@
-import { generateKeyPairSync } from "node:crypto";
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { type Browser, type BrowserContext, type Page, type TestDns, launchChromium, startTestDns, uniqueTag, useTestServer } from "@mailstop/testkit";
+import {
+  type Browser,
+  type BrowserContext,
+  type Page,
+  type TestDns,
+  launchChromium,
+  publishSendingDomain,
+  startTestDns,
+  testDkimKey,
+  uniqueTag,
+  useTestServer,
+} from "@mailstop/testkit";
 
 /**
  * The viewer's Checks tab (docs/viewer.md) in Debian's Chromium: the stored checks of a
@@ -10,11 +20,10 @@ import { type Browser, type BrowserContext, type Page, type TestDns, launchChrom
  * DNS server. Needs the viewer built, like viewer.int.test.ts.
  */
 let dns: TestDns;
-const { publicKey, privateKey } = generateKeyPairSync("rsa", { modulusLength: 1024 });
+const key = testDkimKey();
 const server = useTestServer(async () => {
   dns = await startTestDns();
-  dns.set("s1._domainkey.signed.example", { txt: [`v=DKIM1; k=rsa; p=${publicKey.export({ type: "spki", format: "der" }).toString("base64")}`] });
-  dns.set("signed.example", { txt: ["v=spf1 ip4:127.0.0.1 ip6:::1 -all"] });
+  publishSendingDomain(dns, "signed.example", key);
   return {
     mail: true,
     env: { MAILSTOP_DNS_SERVERS: dns.server, MAILSTOP_HTML_CLIENTS: "gmail.desktop-webmail,outlook.windows", MAILSTOP_WEBHOOK_ALLOW_NETWORKS: "127.0.0.1/32" },
@@ -110,7 +119,7 @@ describe("the viewer's Checks tab", () => {
       subject,
       text: "hello",
       html: '<html><head><style>.a{display:flex}</style></head><body><div class="a" style="display:flex">hi</div></body></html>',
-      dkim: { domainName: "signed.example", keySelector: "s1", privateKey: privateKey.export({ type: "pkcs8", format: "pem" }).toString() },
+      dkim: { domainName: "signed.example", keySelector: "s1", privateKey: key.privateKey },
     });
     const { id } = await server.stored(inbox.id, subject);
     const stored = (await server.request("GET", `/v1/messages/${id}/checks`)).json;

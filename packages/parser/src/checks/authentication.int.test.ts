@@ -1,5 +1,4 @@
-import { generateKeyPairSync } from "node:crypto";
-import { type TestDns, startTestDns } from "@mailstop/testkit";
+import { type TestDns, startTestDns, testDkimKey } from "@mailstop/testkit";
 import nodemailer from "nodemailer";
 import { checkAuthentication } from "./authentication";
 import { DNS_MESSAGE_DEADLINE_MS } from "./dns-budget";
@@ -7,9 +6,7 @@ import { DNS_MESSAGE_DEADLINE_MS } from "./dns-budget";
 // Real parts: a DNS server on loopback publishing the keys and policies, mail signed by
 // nodemailer's dkim option, checked by mailauth through the resolver of the parser.
 let dns: TestDns;
-const { publicKey, privateKey } = generateKeyPairSync("rsa", { modulusLength: 1024 });
-const keyRecord = `v=DKIM1; k=rsa; p=${publicKey.export({ type: "spki", format: "der" }).toString("base64")}`;
-const privatePem = privateKey.export({ type: "pkcs8", format: "pem" }).toString();
+const { record: keyRecord, privateKey: privatePem } = testDkimKey();
 
 beforeAll(async () => {
   dns = await startTestDns();

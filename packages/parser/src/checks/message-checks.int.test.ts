@@ -1,17 +1,15 @@
-import { generateKeyPairSync } from "node:crypto";
 import { newId } from "@mailstop/core";
-import { type TestDns, eventually, smtpTransport, startTestDns, uniqueTag, useTestServer } from "@mailstop/testkit";
+import { type TestDns, eventually, publishSendingDomain, smtpTransport, startTestDns, testDkimKey, uniqueTag, useTestServer } from "@mailstop/testkit";
 import nodemailer from "nodemailer";
 import { DNS_MESSAGE_DEADLINE_MS } from "./dns-budget";
 
 // End to end: mail over SMTP to the edge, which records the connection; the parser checks it
 // through MAILSTOP_DNS_SERVERS (a DNS server of the suite) and stores the checks in the row.
 let dns: TestDns;
-const { publicKey, privateKey } = generateKeyPairSync("rsa", { modulusLength: 1024 });
+const key = testDkimKey();
 const server = useTestServer(async () => {
   dns = await startTestDns();
-  dns.set("s1._domainkey.signed.example", { txt: [`v=DKIM1; k=rsa; p=${publicKey.export({ type: "spki", format: "der" }).toString("base64")}`] });
-  dns.set("signed.example", { txt: ["v=spf1 ip4:127.0.0.1 ip6:::1 -all"] });
+  publishSendingDomain(dns, "signed.example", key);
   for (const name of ["silent.example", "s1._domainkey.silent.example", "_dmarc.silent.example"]) dns.set(name, { silent: true });
   return { mail: true, env: { MAILSTOP_DNS_SERVERS: dns.server, MAILSTOP_HTML_CLIENTS: "gmail.desktop-webmail,outlook.windows" } };
 });
@@ -20,7 +18,7 @@ afterAll(() => dns?.stop());
 async function send(domain: string, html: string) {
   const inbox = await server.createInbox({ tag: uniqueTag("checks") });
   const subject = `Checks ${newId("message")}`;
-  const signer = nodemailer.createTransport({ streamTransport: true, buffer: true, dkim: { domainName: domain, keySelector: "s1", privateKey: privateKey.export({ type: "pkcs8", format: "pem" }).toString() } });
+  const signer = nodemailer.createTransport({ streamTransport: true, buffer: true, dkim: { domainName: domain, keySelector: "s1", privateKey: key.privateKey } });
   const { message } = await signer.sendMail({ from: `app@${domain}`, to: inbox.address, subject, text: "hello", html });
   const started = Date.now();
   const info = await smtpTransport(server.smtp!.receiving).sendMail({ envelope: { from: `bounce@${domain}`, to: [inbox.address] }, raw: message as Buffer });
