@@ -1,12 +1,12 @@
 import { type Server, createServer, request } from "node:http";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir, userInfo } from "node:os";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { EDGE_ERRORS, edgeErrorBody } from "./edge-errors";
 import { renderEdgeErrorsServerBody } from "./edge-errors-backend";
 import { LOCATIONS_FILE } from "./generated-files";
 import { type ManagedProcess, spawnManaged } from "./managed-process";
-import { renderStandaloneNginx } from "./nginx-config";
+import { writeStandaloneNginx } from "./nginx-config";
 import { freePort, tcpAnswers, waitUntil } from "./probes";
 import { describeWithTool } from "./tools";
 
@@ -43,18 +43,8 @@ async function startNginx(directory: string, serverBody: string, upstreams: { ap
   writeFileSync(locations, serverBody);
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const config = join(directory, "nginx.conf");
-  writeFileSync(
-    config,
-    renderStandaloneNginx({
-      prefix: directory,
-      locations,
-      listen: { host: "127.0.0.1", port },
-      upstreams,
-      ...(process.getuid?.() === 0 ? { user: userInfo().username } : {}),
-    }),
-  );
-  const nginx = spawnManaged("nginx", "nginx", ["-p", directory, "-c", config, "-e", join(directory, "error.log"), "-g", "daemon off;"], { env: { PATH: process.env.PATH ?? "" } });
+  const args = writeStandaloneNginx({ prefix: directory, locations, listen: { host: "127.0.0.1", port }, upstreams });
+  const nginx = spawnManaged("nginx", "nginx", args, { env: { PATH: process.env.PATH ?? "" } });
   await waitUntil("nginx answering", () => tcpAnswers("127.0.0.1", port), Date.now() + 30_000, () => (nginx.exit() === null ? null : new Error(`nginx exited: ${nginx.output()}`)));
   return { url, process: nginx };
 }

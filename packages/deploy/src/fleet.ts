@@ -1,10 +1,10 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir, userInfo } from "node:os";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { delimiter, dirname, join, resolve } from "node:path";
 import { FLEET_JOBS, FLEET_SERVICES, READINESS_PATH, type FleetService, type FleetServiceName, type ServicePort } from "./fleet-services";
 import { LOCATIONS_FILE, REPO_ROOT } from "./generated-files";
 import { type ManagedProcess, type ProcessExit, describeExit, lastLines, spawnManaged } from "./managed-process";
-import { renderStandaloneNginx } from "./nginx-config";
+import { writeStandaloneNginx } from "./nginx-config";
 import { startOrphanGuard } from "./orphan-guard";
 import { freePort, httpOk, waitUntil } from "./probes";
 
@@ -198,20 +198,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
     if (smtp === undefined || upstreams.api.length === 0 || upstreams.waiter.length === 0) throw new Error("the fleet needs at least one api, waiter and smtp-edge");
 
     mkdirSync(join(directory, "nginx"));
-    const prefix = join(directory, "nginx");
-    const config = join(prefix, "nginx.conf");
-    writeFileSync(
-      config,
-      renderStandaloneNginx({
-        prefix,
-        locations: LOCATIONS_FILE,
-        listen: { host: "127.0.0.1", port: edgePort },
-        upstreams,
-        // As root, nginx would run its workers as `nobody`; the fleet runs as whoever started it.
-        ...(process.getuid?.() === 0 ? { user: userInfo().username } : {}),
-      }),
-    );
-    const nginxArgs = ["-p", prefix, "-c", config, "-e", join(prefix, "error.log"), "-g", "daemon off;"];
+    const nginxArgs = writeStandaloneNginx({ prefix: join(directory, "nginx"), locations: LOCATIONS_FILE, listen: { host: "127.0.0.1", port: edgePort }, upstreams });
     const nginx = spawnChild("nginx", nginxBinary, nginxArgs, baseEnv);
     processes.push({ name: "nginx", service: "nginx", pid: nginx.pid, command: [nginxBinary, ...nginxArgs] });
     health.push({ what: "nginx answering /health through the api", check: () => httpOk(`${url}/health`) });

@@ -1,3 +1,6 @@
+import { writeFileSync } from "node:fs";
+import { userInfo } from "node:os";
+import { join } from "node:path";
 import { CLIENT_MAX_BODY, EDGE_ERRORS, type EdgeError, edgeErrorBody } from "./edge-errors";
 import { DEFAULT_TIMEOUT_S, EDGE_ROUTES, type EdgeRoute, type EdgeUpstream, LONG_LIVED_TIMEOUT_S } from "./edge-routes";
 import { fleetService, portOf } from "./fleet-services";
@@ -131,6 +134,17 @@ export interface StandaloneNginxOptions {
   upstreams: Record<EdgeUpstream, readonly string[]>;
   /** A `user` directive: only meaningful (and only emitted) when nginx starts as root. */
   user?: string;
+}
+
+/**
+ * Writes `<prefix>/nginx.conf` (see {@link renderStandaloneNginx}) for the user running this
+ * process: as root, nginx would run its workers as `nobody`. Returns the arguments that start
+ * nginx on it in the foreground, its error log inside the prefix.
+ */
+export function writeStandaloneNginx(options: Omit<StandaloneNginxOptions, "user">): string[] {
+  const config = join(options.prefix, "nginx.conf");
+  writeFileSync(config, renderStandaloneNginx({ ...options, ...(process.getuid?.() === 0 ? { user: userInfo().username } : {}) }));
+  return ["-p", options.prefix, "-c", config, "-e", join(options.prefix, "error.log"), "-g", "daemon off;"];
 }
 
 /**
