@@ -30,7 +30,10 @@ describeInProcess("erasure reaches every copy", "it reads the server's own datab
 
     // A received message from the person, one captured for them, and one that stays.
     const inbox = await server.createInbox({ tag: uniqueTag("erase-all") });
-    const received = await server.deliver(inbox, { subject: `Hello ${uniqueTag("s")}`, from: `"John Doe" <${person}>`, text: `Your code is 482913. Reply to ${person}.` });
+    // Its link names the person: the link check stores the URL with the message's checks.
+    const site = await receiver();
+    const link = `${site.origin}/confirm?email=${person}`;
+    const received = await server.deliver(inbox, { subject: `Hello ${uniqueTag("s")}`, from: `"John Doe" <${person}>`, text: `Your code is 482913. Reply to ${person}. Confirm: ${link}` });
     const kept = await server.deliver(inbox, { subject: `Unrelated ${uniqueTag("k")}`, from: "bob@example.com", text: "nothing personal" });
     const relay = defaultSmtpTransport(server.smtp!.capture, { user: server.project.smtp.username, pass: server.project.smtp.password });
     await relay.sendMail({ from: "app@acme.example", to: person, subject: `Welcome ${uniqueTag("c")}`, text: `Dear ${person}, welcome.` });
@@ -43,9 +46,12 @@ describeInProcess("erasure reaches every copy", "it reads the server's own datab
     await failing.waitFor(3);
     await eventually(async () => ((await server.request("GET", `/v1/webhooks/${failingHook}/attempts`)).json.data.length === 3 ? true : null), { what: "three logged attempts" });
 
+    const checked = await server.request("POST", `/v1/messages/${received.id}/checks/links`);
+    expect(checked.json).toMatchObject({ status: "ok", results: [{ url: link, ok: true }] });
+
     // The search finds every kind of copy before the erasure.
     const before = (await copiesOf(server, person)).join("\n");
-    for (const where of ["table messages.", "table inboxes.", "table webhook_deliveries.body", "table webhook_attempts.response_body", "table accepted_transactions.", "object "]) {
+    for (const where of ["table messages.checks", "table messages.", "table inboxes.", "table webhook_deliveries.body", "table webhook_attempts.response_body", "table accepted_transactions.", "object "]) {
       expect(before).toContain(where);
     }
 
