@@ -19,6 +19,24 @@ function parsers({ types }: typeof import("@electric-sql/pglite")) {
 }
 
 /**
+ * PostgreSQL settings of the embedded database, on top of PGlite's own start parameters
+ * (`PGlite.defaultStartParams`). PostgreSQL's default shared_buffers, 128 MB, lives in PGlite's
+ * WebAssembly memory, which PGlite writes through at start: the memory grows past its 128 MB
+ * minimum to 184 MB and most of it is resident, ~130 MB of RSS in an idle `pnpm start` holding
+ * a few pages of data (issue 34). 16 MB of buffers keep the memory at its minimum, mostly
+ * untouched; reads past them come from the operating system's page cache (data files on disk)
+ * or from the memory file system (an in-memory database). wal_buffers follows (1/32 of them:
+ * 512 kB). docs/performance.md, "A light default (issue 34)", has the measurements.
+ */
+export const EMBEDDED_POSTGRES_SETTINGS: Readonly<Record<string, string>> = {
+  shared_buffers: "16MB",
+};
+
+function startParams(PGlite: typeof import("@electric-sql/pglite").PGlite): string[] {
+  return [...PGlite.defaultStartParams, ...Object.entries(EMBEDDED_POSTGRES_SETTINGS).flatMap(([name, value]) => ["-c", `${name}=${value}`])];
+}
+
+/**
  * Closes PGlite on destroy even when no query ever ran: kysely destroys a driver only once it
  * was used, and a PGlite loaded from a template keeps the process alive until it is closed.
  */
@@ -51,6 +69,10 @@ export function createEmbeddedDatabase(directory: string | null, templateDir?: s
   const { PGliteDialect } = require("kysely-pglite-dialect") as typeof import("kysely-pglite-dialect");
   if (directory !== null) mkdirSync(directory, { recursive: true });
   // "memory://", not undefined, for an in-memory database: PGlite ignores loadDataDir without a data dir.
-  const pglite = new pgliteModule.PGlite(directory ?? "memory://", { parsers: parsers(pgliteModule), loadDataDir: templateFor(directory, templateDir) });
+  const pglite = new pgliteModule.PGlite(directory ?? "memory://", {
+    parsers: parsers(pgliteModule),
+    loadDataDir: templateFor(directory, templateDir),
+    startParams: startParams(pgliteModule.PGlite),
+  });
   return new EmbeddedKysely(pglite, PGliteDialect);
 }
