@@ -5,6 +5,8 @@
 const { join } = require("node:path");
 
 require(join(__dirname, "..", "packages", "cli", "bin", "node-version.cjs")).exitUnlessSupported();
+// `serve` runs with its Node.js flags: without them, this becomes a node that has them.
+require(join(__dirname, "..", "packages", "cli", "bin", "serve-flags.cjs")).execWithServeFlagsIfMissing();
 // Stack traces name the TypeScript sources' lines (dist/*.cjs.map).
 process.setSourceMapsEnabled(true);
 require(join(__dirname, "..", "packages", "cli", "dist", "mailstop.cjs"));

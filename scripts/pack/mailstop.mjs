@@ -21,6 +21,7 @@ const RUNTIME_FILES = [
   "packages/cli/dist/parser-thread.cjs",
   "packages/cli/dist/parser-thread.cjs.map",
   "packages/cli/bin/node-version.cjs",
+  "packages/cli/bin/serve-flags.cjs",
   "packages/api/content/articles",
   "packages/db/src/migrations",
   "packages/openapi/openapi",

@@ -4,6 +4,8 @@
 // an edit, the TypeScript through tsx's require hook, so a stale build never runs. The
 // "mailstop started" log line says which (`"code":"compiled"` or `"typescript"`).
 require("./node-version.cjs").exitUnlessSupported();
+// `serve` runs with its Node.js flags (serve-flags.cjs): without them, this becomes a node that has them.
+require("./serve-flags.cjs").execWithServeFlagsIfMissing();
 const { join } = require("node:path");
 const { DIST, ENTRIES, staleReason } = require("./compiled.cjs");
 

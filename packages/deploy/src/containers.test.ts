@@ -97,7 +97,7 @@ describe("infra/docker/Dockerfile", () => {
     const entrypoint = read("infra/docker/entrypoint.sh");
     expect(entrypoint).toContain('set -- serve --target "${TARGET:-all}"');
     // The compiled bundle, not the TypeScript through tsx.
-    expect(entrypoint).toContain('exec node --enable-source-maps /app/packages/cli/dist/mailstop.cjs "$@"');
+    expect(entrypoint).toContain('exec node --enable-source-maps --max-semi-space-size=16 /app/packages/cli/dist/mailstop.cjs "$@"');
   });
 });
 
