@@ -1,7 +1,8 @@
 import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
 import { Kysely } from "kysely";
 import type { Db } from "./database";
-import { templateFor } from "./embedded-template";
+import { copyTemplateTo, templateFor } from "./embedded-template";
 import { PGliteSimpleQueries } from "./pglite-simple-queries";
 import type { Database } from "./tables";
 
@@ -67,7 +68,12 @@ export function createEmbeddedDatabase(directory: string | null, templateDir?: s
   // every process that loads @mailstop/db, and only the monolith without DATABASE_URL uses it.
   const pgliteModule = require("@electric-sql/pglite") as typeof import("@electric-sql/pglite");
   const { PGliteDialect } = require("kysely-pglite-dialect") as typeof import("kysely-pglite-dialect");
-  if (directory !== null) mkdirSync(directory, { recursive: true });
+  if (directory !== null) {
+    mkdirSync(dirname(directory), { recursive: true });
+    // A new database on disk starts as a copy of the unpacked template; PGlite then opens it as any existing one.
+    copyTemplateTo(directory, templateDir);
+    mkdirSync(directory, { recursive: true });
+  }
   // "memory://", not undefined, for an in-memory database: PGlite ignores loadDataDir without a data dir.
   const pglite = new pgliteModule.PGlite(directory ?? "memory://", {
     parsers: parsers(pgliteModule),

@@ -1,8 +1,9 @@
+import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "kysely";
-import { buildEmbeddedTemplate, embeddedTemplatePath } from "./embedded-template";
+import { buildEmbeddedTemplate, copyTemplateTo, embeddedTemplateDirectory, embeddedTemplatePath } from "./embedded-template";
 import { type Db, createEmbeddedDatabase, migrateToLatest } from "./index";
 import { MIGRATIONS } from "./migrations";
 
@@ -29,6 +30,7 @@ describe("the embedded database's pre-built template", () => {
     // A template of an earlier schema, which the build removes.
     await mkdir(templateDir);
     await writeFile(join(templateDir, "pglite-template-0123456789abcdef.tar.gz"), "stale");
+    await mkdir(join(templateDir, "pglite-template-0123456789abcdef"));
     await buildEmbeddedTemplate(templateDir);
   }, 60_000);
 
@@ -37,9 +39,34 @@ describe("the embedded database's pre-built template", () => {
     await rm(root, { recursive: true, force: true });
   });
 
-  it("is built once, under a name keyed by the PGlite version and the migrations, with no partial file and no earlier template left", async () => {
+  it("is built once, as a tarball and unpacked, under a name keyed by the PGlite version and the migrations, with no partial file and no earlier template left", async () => {
     expect(await buildEmbeddedTemplate(templateDir)).toEqual({ path: embeddedTemplatePath(templateDir), built: false });
-    expect(await readdir(templateDir)).toEqual([embeddedTemplatePath(templateDir).split("/").pop()]);
+    expect((await readdir(templateDir)).sort()).toEqual([embeddedTemplateDirectory(templateDir), embeddedTemplatePath(templateDir)].map((path) => path.split("/").pop()).sort());
+    expect(existsSync(join(embeddedTemplateDirectory(templateDir), "PG_VERSION"))).toBe(true);
+  });
+
+  it("unpacks a tarball an earlier install built alone", async () => {
+    await rm(embeddedTemplateDirectory(templateDir), { recursive: true });
+    expect(await buildEmbeddedTemplate(templateDir)).toEqual({ path: embeddedTemplatePath(templateDir), built: true });
+    expect(existsSync(join(embeddedTemplateDirectory(templateDir), "PG_VERSION"))).toBe(true);
+  }, 60_000);
+
+  it("starts a new database on disk as a copy of the unpacked template, before PGlite opens it (issue 34: PGlite unpacking the tarball kept ~100 MB of RSS)", async () => {
+    const directory = join(root, "copied");
+    const db = open(directory);
+    expect(existsSync(join(directory, "PG_VERSION"))).toBe(true);
+    expect((await readdir(root)).filter((name) => name.includes(".partial"))).toEqual([]);
+    expect(await appliedMigrations(db)).toEqual(Object.keys(MIGRATIONS));
+  }, 60_000);
+
+  it("copies nothing into a directory that holds anything, or when the template was not unpacked", async () => {
+    const busy = join(root, "busy");
+    await mkdir(busy);
+    await writeFile(join(busy, "notes.txt"), "mine");
+    expect(copyTemplateTo(busy, templateDir)).toBe(false);
+    expect(await readdir(busy)).toEqual(["notes.txt"]);
+    expect(copyTemplateTo(join(root, "elsewhere"), join(root, "no-template-here"))).toBe(false);
+    expect(existsSync(join(root, "elsewhere"))).toBe(false);
   });
 
   it("gives a new database every migration before migrateToLatest runs, on disk and in memory", async () => {
