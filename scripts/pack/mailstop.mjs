@@ -65,7 +65,10 @@ export async function packMailstop(stages, out) {
   await buildViewer(stage);
   const templates = join(ROOT, TEMPLATE_DIR);
   if (!existsSync(templates) || readdirSync(templates).length === 0) throw new Error(`no embedded database template in ${TEMPLATE_DIR}: run node packages/db/bin/build-embedded-template.cjs`);
-  copy(templates, join(stage, TEMPLATE_DIR));
+  // The tarball only: a package keeps no empty directory, and the unpacked template (which a new
+  // database on disk is copied from) has PostgreSQL's empty ones. Without it the first start
+  // has PGlite load the tarball, as before issue 34.
+  for (const file of readdirSync(templates).filter((name) => name.endsWith(".tar.gz"))) copy(join(templates, file), join(stage, TEMPLATE_DIR, file));
   // Read by embedded-template.ts (bundled): the PGlite version that keys the template.
   copy(join(PACKAGES, "db", "package.json"), join(stage, "packages", "db", "package.json"));
   copy(join(ROOT, "scripts", "pack", "mailstop-bin.cjs"), join(stage, "bin", "mailstop.cjs"));
