@@ -61,9 +61,13 @@ process.stdout.write(JSON.stringify({ pid: process.pid, execArgv: process.execAr
       return { before: before.before as number, ...(after as { pid: number; execArgv: string[]; argv: string[] }) };
     };
 
-    it("`serve` becomes node with them, with its own flags and arguments kept, in the same process (signals and the package manager's parent watch see one)", () => {
+    // process.execve came with Node 23.11 and 22.15: on an older 22 (engines allows 22.12) serve
+    // runs as started, without the flags, rather than failing.
+    const canExec = typeof (process as { execve?: unknown }).execve === "function";
+
+    it(`\`serve\` ${canExec ? "becomes node with them" : "runs as started on a Node without process.execve"}, with its own flags and arguments kept, in the same process (signals and the package manager's parent watch see one)`, () => {
       const ran = run(["serve", "--target", "all"]);
-      expect(ran.execArgv).toEqual(["--max-semi-space-size=16", "--no-warnings"]);
+      expect(ran.execArgv).toEqual(canExec ? ["--max-semi-space-size=16", "--no-warnings"] : ["--no-warnings"]);
       expect(ran.argv).toEqual(["serve", "--target", "all"]);
       expect(ran.pid).toBe(ran.before);
     });
