@@ -19,7 +19,7 @@ import {
   uniqueTag,
 } from "@mailstop/testkit";
 import { S3BlobStore } from "@mailstop/blob-store";
-import { type Fleet, mailstopBin, startFleet } from "./fleet";
+import { type Fleet, mailstopBin, serveNodeFlags, startFleet } from "./fleet";
 import { FLEET_SERVICES } from "./fleet-services";
 import { freePort } from "./probes";
 import { describeWithTool } from "./tools";
@@ -86,7 +86,7 @@ describeWithTool("nginx", "startFleet: the split fleet behind nginx", () => {
     expect(new Set(fleet.processes.map((p) => p.pid)).size).toBe(6);
     for (const child of fleet.processes.filter((p) => p.service !== "nginx")) {
       const service = FLEET_SERVICES.find((s) => s.name === child.service)!;
-      expect(child.command).toEqual([process.execPath, mailstopBin(), ...service.args]);
+      expect(child.command).toEqual([process.execPath, ...serveNodeFlags(), mailstopBin(), ...service.args]);
       // What the kernel says the child runs, not only what the fleet meant to run (Linux).
       if (existsSync("/proc/self/cmdline")) expect(readFileSync(`/proc/${child.pid}/cmdline`, "utf8").split("\0").filter(Boolean)).toEqual(child.command);
     }

@@ -87,6 +87,16 @@ export function mailstopBin(): string {
   return resolve(dirname(manifest), bin.mailstop);
 }
 
+/**
+ * The Node.js flags `mailstop serve` runs with (@mailstop/cli's bin/serve-flags.cjs): the fleet
+ * gives them on the command line, as the image's entrypoint does, so the binary has no need to
+ * replace itself and each child's command line is the one the fleet started.
+ */
+export function serveNodeFlags(): string[] {
+  const manifest = require.resolve("@mailstop/cli/package.json");
+  return (require(resolve(dirname(manifest), "bin", "serve-flags.cjs")) as { SERVE_NODE_FLAGS: string[] }).SERVE_NODE_FLAGS;
+}
+
 /** The variables a child needs from this process to run node at all; everything else is explicit. */
 const INHERITED = ["PATH", "HOME", "TMPDIR", "LANG", "TZ"];
 
@@ -181,7 +191,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
       capture === undefined || options.env.MAILSTOP_CAPTURE_PUBLIC_PORT !== undefined ? {} : { MAILSTOP_CAPTURE_PUBLIC_PORT: String(capture) };
     for (const { service, name, ports } of instances) {
       const env = { ...baseEnv, ...publishedEnv, ...Object.fromEntries(service.ports.map((p) => [p.setting, String(ports[p.name])])) };
-      const command = [process.execPath, bin, ...service.args];
+      const command = [process.execPath, ...serveNodeFlags(), bin, ...service.args];
       const child = spawnChild(name, command[0]!, command.slice(1), env);
       const entry: FleetProcess = { name, service: service.name, pid: child.pid, command };
       if (ports.http !== undefined) {
