@@ -1,5 +1,5 @@
 import { newId } from "@mailstop/core";
-import { expectError, uniqueTag, useTestServer } from "@mailstop/testkit";
+import { RUN_DNS_ENV, expectError, uniqueTag, useTestServer } from "@mailstop/testkit";
 
 const server = useTestServer({ mail: true, env: { MAILSTOP_SIM_DELAY_MS: "60000" } });
 
@@ -333,5 +333,16 @@ describe("DELETE /v1/messages/{id}", () => {
       retryable: false,
     });
     expect(error.details).toEqual({ required_scope: "messages:delete" });
+  });
+});
+
+// The suite's mail comes from senders at example.com and the like, whose DKIM, SPF and DMARC
+// the parser looks up. Those lookups go to the run's loopback DNS server, never to the
+// machine's resolvers: a test talks to 127.0.0.1 only, and answers the same on every machine.
+describe("the suite's DNS", () => {
+  it("is the run's loopback DNS server, in every world", () => {
+    const runDns = process.env[RUN_DNS_ENV];
+    expect(runDns).toMatch(/^127\.0\.0\.1:\d+$/);
+    expect(server.config.dnsServers).toEqual([runDns]);
   });
 });
