@@ -25,8 +25,10 @@ const BOTH_WORLDS = [
   "<rootDir>/packages/parser/src/parse-message.int.test.ts",
   "<rootDir>/packages/parser/src/reap.job.int.test.ts",
   // The checks the parser stores from the connection the edge recorded: that record travels in
-  // each world's job queue (BullMQ, the database's, the fleet's BullMQ across processes).
+  // each world's job queue (BullMQ, the database's, the fleet's BullMQ across processes); and
+  // the spam score, whose spamd setting reaches each world's parser.
   "<rootDir>/packages/parser/src/checks/message-checks.int.test.ts",
+  "<rootDir>/packages/parser/src/checks/spam.int.test.ts",
   "<rootDir>/packages/runtime/src/**/*.world.int.test.ts",
   "<rootDir>/packages/mcp/src/**/*.int.test.ts",
   "<rootDir>/packages/**/src/**/*.contract.int.test.ts",
@@ -47,6 +49,7 @@ const FLEET = [
   "<rootDir>/packages/api/src/**/*.int.test.ts",
   "<rootDir>/packages/smtp-edge/src/smtp-edge.int.test.ts",
   "<rootDir>/packages/parser/src/checks/message-checks.int.test.ts",
+  "<rootDir>/packages/parser/src/checks/spam.int.test.ts",
 ];
 
 /** @type {import('jest').Config} */
