@@ -1,7 +1,8 @@
-import { type TestServer, describeWithEngines, startTestServer, uniqueTag, useTestServer } from "@mailstop/testkit";
+import { uniqueTag, useTestServer } from "@mailstop/testkit";
 
 // MAILSTOP_METRICS=off: no listener serves /metrics (it is an unknown route, 404), and the
 // server still takes mail and answers the API, whose paths record through the no-op recorder.
+// The split smtp-edge's operations listener is in metrics-off.engines.int.test.ts.
 
 describe("a server with MAILSTOP_METRICS=off", () => {
   const server = useTestServer({ mail: true, env: { MAILSTOP_METRICS: "off" } });
@@ -22,21 +23,5 @@ describe("a server with MAILSTOP_METRICS=off", () => {
     const read = await server.request("GET", `/v1/messages/${id}`);
     expect(read.status).toBe(200);
     expect(read.json).toMatchObject({ subject });
-  });
-});
-
-describeWithEngines("an smtp-edge with MAILSTOP_METRICS=off", "a split target needs the shared Redis", () => {
-  let edge: TestServer;
-  beforeAll(async () => {
-    edge = await startTestServer({ target: "smtp-edge", mail: true, env: { MAILSTOP_METRICS: "off" } });
-  });
-  afterAll(() => edge?.stop());
-
-  it("answers /metrics on its operations listener as an unknown route, and is ready", async () => {
-    const ops = `http://127.0.0.1:${edge.running.context.opsAddress!.port}`;
-    const scrape = await fetch(`${ops}/metrics`);
-    expect(scrape.status).toBe(404);
-    expect(await scrape.json()).toMatchObject({ error: { code: "invalid_request", reason: "No route GET /metrics." } });
-    expect((await fetch(`${ops}/ready`)).status).toBe(200);
   });
 });
