@@ -1,32 +1,14 @@
-import {
-  type TestProject,
-  type TestServer,
-  describeWithEngines,
-  eventually,
-  expectError,
-  keyRequest,
-  rawRequest,
-  startTestServer,
-  uniqueRedisPrefix,
-  uniqueTag,
-  useTestServer,
-} from "@mailstop/testkit";
+import { type TestServer, eventually, expectError, keyRequest, rawRequest, uniqueTag, useTestServer } from "@mailstop/testkit";
+import { DEFAULTS, limitedProject } from "./rate-limits.fixture";
 
 // Rate limits per key and route class (docs/decisions.md "Rate limits"). The suite's server runs
 // on the defaults ("" counts as unset, undoing the test servers' high limits); each test gives
 // its own project small limits through the admin API, so a burst is a handful of requests.
-const DEFAULTS = { MAILSTOP_RATE_LIMIT_READ: "", MAILSTOP_RATE_LIMIT_WRITE: "" };
+// Two servers sharing one Redis are in rate-limits.engines.int.test.ts.
 // mail: the waiter routes (the wait, the event stream) run beside the api.
 const server = useTestServer({ mail: true, env: DEFAULTS, project: false });
 
 type Outcome = Awaited<ReturnType<typeof rawRequest>>;
-
-async function limitedProject(on: TestServer, limits: { rate_limit_read?: number | null; rate_limit_write?: number | null }): Promise<TestProject> {
-  const project = await on.bootstrap();
-  const { error } = await on.admin.PATCH("/admin/v1/projects/{id}", { params: { path: { id: project.projectId } }, body: { limits } });
-  if (error) throw new Error(`setting limits failed: ${JSON.stringify(error)}`);
-  return project;
-}
 
 const listInboxes = (apiKey: string, on: TestServer = server) => keyRequest(on.url, apiKey, "GET", "/v1/inboxes?limit=1");
 const createInbox = (apiKey: string) => keyRequest(server.url, apiKey, "POST", "/v1/inboxes", { tag: uniqueTag("rate") });
@@ -163,33 +145,5 @@ describe("rate limits", () => {
       expectError(missing, { status: 404, code: "inbox_not_found", retryable: false });
       expect(rateHeaders(missing)).toMatchObject({ limit: "6", remaining: "5" });
     });
-  });
-});
-
-describeWithEngines("rate limits across instances", "two API servers in this process sharing one Redis and one database", () => {
-  const servers: TestServer[] = [];
-  afterAll(async () => {
-    for (const started of servers) await started.stop();
-  });
-
-  it("limits a key together on two API servers sharing Redis: requests split between them draw on one bucket", async () => {
-    const env = { ...DEFAULTS, MAILSTOP_REDIS_PREFIX: uniqueRedisPrefix() };
-    servers.push(await startTestServer({ env }), await startTestServer({ env }));
-    const [first, second] = servers as [TestServer, TestServer];
-    const project = await limitedProject(first, { rate_limit_read: 2 });
-    // One after another, alternating: each server sees two admitted, then refuses its third.
-    const statuses: [string, number][] = [];
-    for (let i = 0; i < 6; i++) {
-      const on = i % 2 === 0 ? first : second;
-      statuses.push([on === first ? "first" : "second", (await listInboxes(project.apiKey, on)).status]);
-    }
-    expect(statuses).toEqual([
-      ["first", 200],
-      ["second", 200],
-      ["first", 200],
-      ["second", 200],
-      ["first", 429],
-      ["second", 429],
-    ]);
   });
 });
