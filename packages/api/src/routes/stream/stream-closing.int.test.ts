@@ -4,12 +4,8 @@ import { newId } from "@mailstop/core";
 import {
   type TestServer,
   TestEventStream,
-  createFreshDatabase,
   describeInProcess,
-  describeWithEngines,
-  dropDatabase,
   eventually,
-  runServerUrl,
   smtpTransport,
   useTestServer,
 } from "@mailstop/testkit";
@@ -157,33 +153,6 @@ describeInProcess("a slow consumer", "it publishes on the server's own bus, and 
     expect({ closed: received.includes(closedFrame), bytes: received.length, tail: received.slice(-300) }).toEqual({ closed: true, bytes: received.length, tail: expect.any(String) });
     expect(frames.length).toBeGreaterThan(0);
     expect(frames.length).toBeLessThan(ids.length);
-  });
-});
-
-describeWithEngines("a stream whose read fails", "the test breaks a PostgreSQL database of its own", () => {
-  let database: { name: string; url: string };
-  beforeAll(async () => {
-    // Its own database, so the table can be broken without touching other tests.
-    database = await createFreshDatabase(runServerUrl(), "mailstop_stream_read_failed");
-  });
-  const server = useTestServer(() => ({ mail: true, databaseUrl: database.url }));
-  afterAll(() => dropDatabase(runServerUrl(), database.name));
-
-  it("gets an error frame with the envelope, then closed with read_failed", async () => {
-    const inbox = await server.createInbox();
-    const s = stream(server, `/stream/v1/inboxes/${inbox.id}/events`, { authorization: `Bearer ${server.apiKey}` });
-    await s.next("open");
-    await sql`alter table messages rename to messages_away`.execute(server.db);
-    try {
-      await server.running.context.messaging!.bus.publishArrival({ inbox_id: inbox.id, message_id: newId("message"), seq: "1" });
-      const error = await s.next("error");
-      expect(error.data).toEqual({ error: { code: "internal", reason: expect.any(String), retryable: true } });
-      const closed = await s.until((frames) => frames.find((frame) => frame.event === "closed"), 5000, "a closed frame");
-      expect(closed.data).toEqual({ reason: "read_failed" });
-      expect(server.logs()).toContain("event stream read failed");
-    } finally {
-      await sql`alter table messages_away rename to messages`.execute(server.db);
-    }
   });
 });
 
