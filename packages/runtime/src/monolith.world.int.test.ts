@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { type DirectoryBlobStore, blobKeys } from "@mailstop/blob-store";
 import { newId, newTransactionId } from "@mailstop/core";
 import { ledgerState, recordAcceptedTransactions } from "@mailstop/db";
-import { type TestServer, type TestS3, eventually, expectError, smtpTransport, startTestS3, startTestServer, itWithEngines, testWorld, uniqueTag } from "@mailstop/testkit";
+import { type TestServer, type TestS3, eventually, expectError, smtpTransport, startTestS3, startTestServer, testWorld, uniqueTag } from "@mailstop/testkit";
 
 // The monolith in either world: on the embedded stand-ins everything lives under
 // MAILSTOP_DATA_DIR; with the real engines the data is theirs. Both keep mail across a restart.
@@ -180,18 +180,3 @@ async function fetchJson(url: string): Promise<{ status: number; json: any }> {
   const response = await fetch(url);
   return { status: response.status, json: await response.json() };
 }
-
-describe("mixed settings", () => {
-  itWithEngines("a monolith given only DATABASE_URL receives mail on the other stand-ins", "the mixed setting needs a PostgreSQL to name in DATABASE_URL", async () => {
-    const server = await startTestServer({ target: "all" });
-    try {
-      expect(server.running.context.messaging?.kind).toBe("in-process");
-      const project = await server.bootstrap();
-      const { data: inbox } = await project.client.POST("/v1/inboxes", { body: { tag: uniqueTag("mixed") } });
-      await smtpTransport(server.smtp!.receiving).sendMail({ from: "app@example.com", to: inbox!.address, subject: "Mixed", text: "hello" });
-      await eventually(() => server.db.selectFrom("messages").select("id").where("inbox_id", "=", inbox!.id).executeTakeFirst(), { what: "the message" });
-    } finally {
-      await server.stop();
-    }
-  });
-});
