@@ -1,9 +1,8 @@
 import { resolve } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { type SuiteServer, describeWithEngines, eventually, expectError, freePort, uniqueRunId, uniqueTag, useTestServer } from "@mailstop/testkit";
+import { eventually, expectError, freePort, uniqueRunId, uniqueTag, useTestServer } from "@mailstop/testkit";
+import { call, mcpHelpers } from "./mcp.fixture";
 
 // The MCP server end to end, with the MCP SDK's own client, over both transports: `POST /mcp`
 // on the server and `mailstop mcp` spawned as agents spawn it. Real SMTP sends, real waits.
@@ -11,63 +10,13 @@ import { type SuiteServer, describeWithEngines, eventually, expectError, freePor
 const server = useTestServer({ mail: true });
 const CLI = resolve(__dirname, "../../cli/bin/mailstop.cjs");
 const TOOLS = ["create_inbox", "get_latest_code", "get_link", "get_message", "inbox_for_run", "list_messages", "wait_for_message"];
-
-async function httpClient(apiKey: string, url = server.url): Promise<Client> {
-  const client = new Client({ name: "mcp-test", version: "1.0.0" });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${apiKey}` } } }));
-  return client;
-}
+const { httpClient, aWaitHeld, aWaitIsHeld, waitThenSend } = mcpHelpers(server);
 
 async function stdioClient(env: Record<string, string>): Promise<Client> {
   const client = new Client({ name: "mcp-test", version: "1.0.0" });
   const { PATH = "" } = process.env;
   await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, "mcp"], env: { PATH, ...env }, stderr: "pipe" }));
   return client;
-}
-
-/** Calls a tool and returns its text and whether it is an error result. */
-async function call(client: Client, name: string, args: Record<string, unknown>): Promise<{ text: string; isError: boolean }> {
-  const result = (await client.callTool({ name, arguments: args }, undefined, { timeout: 60_000 })) as CallToolResult;
-  const text = result.content.map((part) => (part.type === "text" ? part.text : "")).join("\n");
-  return { text, isError: result.isError === true };
-}
-
-/** A mail with a code and two links, like a sign-up confirmation. */
-const signup = (to: string, subject: string) => ({
-  to,
-  subject,
-  text: `Your verification code is 482913.\nConfirm your email: https://app.example/verify?t=abc\nUnsubscribe: https://app.example/unsubscribe`,
-});
-
-/**
- * Whether the suite's project holds a blocking wait on the server: a probe asking for a slot
- * with an allowance of one is refused only then (the project's own allowance is 100, so the
- * probe's brief slot never stands in a tool's way).
- */
-async function aWaitHeld(on: SuiteServer = server): Promise<boolean> {
-  const slot = await on.running.context.messaging!.slots.acquire(server.project.projectId, 1);
-  await slot?.release();
-  return slot === null;
-}
-
-/** Resolves once the server (`on`) holds the project's wait (see aWaitHeld). */
-const aWaitIsHeld = (on: SuiteServer = server) => eventually(async () => ((await aWaitHeld(on)) ? true : null), { what: "the tool's wait held by the server", timeoutMs: 30_000 });
-
-/** Starts a blocking wait_for_message, sends a sign-up mail once the server holds it, and checks it answered only after the send. */
-async function waitThenSend(client: Client, inbox: string, held: () => Promise<unknown> = aWaitIsHeld): Promise<string> {
-  const subject = `Welcome ${uniqueRunId("s")}`;
-  let settled = false;
-  const waiting = call(client, "wait_for_message", { inbox, subject_contains: "welcome", timeout_ms: 30_000 }).finally(() => (settled = true));
-  await held();
-  expect(settled).toBe(false);
-  await server.send(signup(inbox, subject));
-  const { text, isError } = await waiting;
-  expect(isError).toBe(false);
-  expect(text).toContain(`Subject: ${subject}`);
-  expect(text).toContain("Codes: 482913");
-  expect(text).toContain(`in inbox ${inbox}`);
-  expect(text).toContain("From: noreply@acme.example");
-  return text;
 }
 
 describe("POST /mcp (streamable HTTP)", () => {
@@ -274,31 +223,5 @@ describe("POST /mcp under rate limits", () => {
     } finally {
       await client.close();
     }
-  });
-});
-
-describeWithEngines("POST /mcp on a split api", "an api and a waiter process sharing the suite's Redis and database", () => {
-  // As in the fleet: the api serves /mcp but holds no waits; MAILSTOP_WAITER_URL sends the
-  // tool's wait to a waiter. Mail arrives through the suite's monolith, on the same Redis.
-  const shared = () => ({ REDIS_URL: server.config.redisUrl!, MAILSTOP_REDIS_PREFIX: server.config.redisPrefix });
-  const waiter = useTestServer(() => ({ target: "waiter", env: shared(), project: false }));
-  const api = useTestServer(() => ({ target: "api", env: { ...shared(), MAILSTOP_WAITER_URL: waiter.url }, project: false }));
-
-  it("waits on the waiter and reads through the api", async () => {
-    const client = await httpClient(server.apiKey, api.url);
-    try {
-      const tag = uniqueTag("split");
-      const address = /inbox (\S+@\S+) /.exec((await call(client, "create_inbox", { tag })).text)![1]!;
-      await waitThenSend(client, address, () => aWaitIsHeld(waiter));
-      expect((await call(client, "get_latest_code", { inbox: address })).text).toMatch(/^Code: 482913\n/);
-    } finally {
-      await client.close();
-    }
-  });
-
-  it("serves /mcp only where the api is: a waiter answers the unknown-route 404", async () => {
-    const response = await waiter.request("POST", "/mcp", { apiKey: server.apiKey, body: {} });
-    expect(response.status).toBe(404);
-    expect(response.json).toMatchObject({ error: { code: "invalid_request" } });
   });
 });
