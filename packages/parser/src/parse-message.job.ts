@@ -1,4 +1,5 @@
 import { Readable } from "node:stream";
+import { buffer } from "node:stream/consumers";
 import { INLINE_PART_MAX_BYTES, METRICS, MailstopError, RETENTION_SECONDS, captureTag, inboxAddress, newId, periodStart, sha256, systemSource } from "@mailstop/core";
 import { blobKeys } from "@mailstop/blob-store";
 import {
@@ -188,14 +189,24 @@ async function parseDelivery(deps: ParserDeps, job: ParseMessageJob, delivery: D
 }
 
 /**
+ * The transaction's raw source in one buffer for the checks that read it (authentication, spam),
+ * read once for both rather than once each; null when neither is on. Rejects as the read does:
+ * each check turns that into its own outcome.
+ */
+function checksSource(deps: ParserDeps, job: ParseMessageJob, attempt: number): Promise<Buffer | null> | null {
+  if (!deps.config.checks.includes("authentication") && deps.config.spamd === null) return null;
+  return rawSource(deps, job, job.deliveries[0]!, attempt).then((raw) => (raw === null ? null : buffer(raw)));
+}
+
+/**
  * The transaction's authentication (DKIM, SPF, DMARC, ARC), from its raw source and the
  * connection the edge recorded, checked once for all its deliveries while they are parsed.
  * Never rejects (a DNS that does not answer in time is temperror): null when MAILSTOP_CHECKS
  * leaves it out, or when the raw source cannot be read, and the parse finds out why.
  */
-async function authenticateTransaction(deps: ParserDeps, job: ParseMessageJob, attempt: number): Promise<AuthenticationCheck | null> {
-  if (!deps.config.checks.includes("authentication")) return null;
-  const raw = await rawSource(deps, job, job.deliveries[0]!, attempt).catch(() => null);
+async function authenticateTransaction(deps: ParserDeps, job: ParseMessageJob, source: Promise<Buffer | null> | null): Promise<AuthenticationCheck | null> {
+  if (!deps.config.checks.includes("authentication") || source === null) return null;
+  const raw = await source.catch(() => null);
   if (raw === null) return null;
   const connection = { address: job.client_address ?? null, helo: job.client_helo ?? null, mailFrom: job.envelope_from };
   return checkAuthentication(raw, connection, deps.config.dnsServers);
@@ -207,12 +218,12 @@ async function authenticateTransaction(deps: ParserDeps, job: ParseMessageJob, a
  * view says `not_configured`) or the raw source is gone (nothing is stored); never rejects:
  * spamd down, slow or answering garbage, or a source that cannot be read for it, is `error`.
  */
-async function scoreTransaction(deps: ParserDeps, job: ParseMessageJob, attempt: number): Promise<SpamCheck | null> {
+async function scoreTransaction(deps: ParserDeps, job: ParseMessageJob, source: Promise<Buffer | null> | null): Promise<SpamCheck | null> {
   const spamd = deps.config.spamd;
-  if (spamd === null) return null;
+  if (spamd === null || source === null) return null;
   const failed = (error: unknown) => deps.logger.warn({ err: error, transaction_id: job.transaction_id }, "spamd could not score the message; its spam check is error");
   try {
-    const raw = await rawSource(deps, job, job.deliveries[0]!, attempt);
+    const raw = await source;
     return raw === null ? null : await checkSpam(raw, spamd, failed);
   } catch (error) {
     failed(error);
@@ -303,8 +314,9 @@ export function parseMessageJob(deps: ParserDeps) {
   return async (job: ParseMessageJob, attempt = 1): Promise<void> => {
     const receivedAt = new Date(job.received_at);
     // Both run while the deliveries are parsed, side by side; neither ever rejects.
-    const authentication = authenticateTransaction(deps, job, attempt);
-    const spam = scoreTransaction(deps, job, attempt);
+    const source = checksSource(deps, job, attempt);
+    const authentication = authenticateTransaction(deps, job, source);
+    const spam = scoreTransaction(deps, job, source);
     for (const [index, delivery] of job.deliveries.entries()) {
       // Parsed first: a transaction whose raw source is gone must not leave capture inboxes behind.
       const content = await parseOrFallBack(deps, job, delivery, attempt);
