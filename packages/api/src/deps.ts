@@ -2,7 +2,7 @@ import type { BlobStore } from "@mailstop/blob-store";
 import type { Config } from "@mailstop/config";
 import type { Db } from "@mailstop/db";
 import type { Logger } from "@mailstop/logging";
-import type { Bus, WaitSlots } from "@mailstop/messaging";
+import type { Bus, JobQueue, WaitSlots } from "@mailstop/messaging";
 import type { Metrics } from "@mailstop/metrics";
 import { defineOpenRoute, defineRoute } from "@mailstop/http";
 import type { AdminOperations, PublicOperations } from "@mailstop/openapi";
@@ -22,7 +22,8 @@ export interface ServiceDeps {
 
 /** What the api's routes need besides: webhook secrets are sealed, and their targets checked, here. */
 export interface ApiDeps extends ServiceDeps {
-  webhooks: { secrets: SecretBox; targets: TargetGuard };
+  /** `queue` takes the deliveries a route raises, dispatched right after their commit (the relay is the backstop). */
+  webhooks: { secrets: SecretBox; targets: TargetGuard; queue: JobQueue };
   /** The published articles of the content routes, loaded at start. */
   articles: ArticleLibrary;
 }

@@ -15,4 +15,6 @@ export interface ParserDeps {
   logger: Logger;
   /** Accept-to-visible latency; none in tests that run a job alone. */
   metrics?: Metrics;
+  /** This process's webhook relay, kicked when stored copies raised webhook events; none in tests that run a job alone. */
+  webhookRelay?: { kick(): void };
 }

@@ -248,9 +248,12 @@ async function parseOrFallBack(deps: ParserDeps, job: ParseMessageJob, delivery:
 
 /**
  * Announces arrivals after the rows are committed. A `sim.delay` copy has no stream cursor
- * yet: the publish-arrival job reveals and announces it when its delay is over.
+ * yet: the publish-arrival job reveals and announces it when its delay is over. Copies that
+ * raised webhook events wake the relay, which queues their deliveries (or sleeps until a
+ * delayed copy's are due).
  */
 async function announce(deps: ParserDeps, copies: readonly StoredCopy[]): Promise<void> {
+  if (copies.some((copy) => copy.raisedWebhookEvents)) deps.webhookRelay?.kick();
   for (const copy of copies) {
     if (copy.streamSeq !== null) {
       await deps.bus.publishArrival({ inbox_id: copy.inboxId, message_id: copy.messageId, seq: copy.streamSeq });

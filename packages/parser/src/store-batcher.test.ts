@@ -2,7 +2,7 @@ import type { StoreMessageInput, StoredCopy } from "@mailstop/db";
 import { StoreBatcher } from "./store-batcher";
 
 const input = (rawKey: string, textBody = "") => ({ rawKey, content: { textBody, htmlBody: null, headerBlock: null } }) as StoreMessageInput;
-const copies = (rawKey: string): StoredCopy[] => [{ inboxId: "ibx", messageId: rawKey, streamSeq: "1", visibleAt: new Date(0), inserted: true }];
+const copies = (rawKey: string): StoredCopy[] => [{ inboxId: "ibx", messageId: rawKey, streamSeq: "1", visibleAt: new Date(0), inserted: true, raisedWebhookEvents: false }];
 
 /**
  * A batcher whose first store is held until `release()`, so the inputs sent meanwhile queue

@@ -4,6 +4,7 @@ import {
   type Db,
   type Domain,
   type DomainCheck,
+  type RaisedDelivery,
   findDomainById,
   inTransaction,
   insertDomain,
@@ -14,9 +15,11 @@ import {
   releaseStalePendingClaim,
 } from "@mailstop/db";
 import type { Logger } from "@mailstop/logging";
+import type { JobQueue } from "@mailstop/messaging";
 import { invalidRequest } from "@mailstop/openapi";
 import { notFoundOnProject, requireOnProject } from "../project-resource";
 import { eventBody } from "../webhooks/event-body";
+import { dispatchCommitted } from "../webhooks/relay";
 import { type ServiceNames, checkDomainName } from "./domain-name";
 import { toDomainView } from "./domain.view";
 
@@ -70,17 +73,18 @@ export function requireDomain(db: Db, projectId: string, id: string): Promise<Do
  * Records a verification's result; when it verifies the domain, raises `domain.verified` for
  * the project's subscribed endpoints in the same transaction, so the event exists exactly when
  * the transition does, and audits it (`domain.verified`) likewise. Null when the domain was
- * deleted meanwhile.
+ * deleted meanwhile. The event's deliveries are dispatched once it has committed.
  */
 export async function recordVerification(
-  deps: { db: Db; logger: Logger; mxHost: string },
+  deps: { db: Db; logger: Logger; mxHost: string; queue: JobQueue },
   domain: Domain,
   check: DomainCheck,
   source: AuditSource,
 ): Promise<Domain | null> {
+  let raised: RaisedDelivery[] = [];
   const recorded = await recordDomainCheck(deps.db, domain.projectId, domain.id, check, async (trx, verified) => {
     const at = verified.verifiedAt ?? new Date();
-    await raiseWebhookEvent(trx, {
+    raised = await raiseWebhookEvent(trx, {
       projectId: verified.projectId,
       eventId: newId("webhookEvent"),
       type: "domain.verified",
@@ -88,6 +92,7 @@ export async function recordVerification(
     });
     await recordAudit(trx, { projectId: verified.projectId, source, action: "domain.verified", target: { type: "domain", id: verified.id }, details: { domain: verified.domain } });
   });
+  await dispatchCommitted(deps, raised);
   if (recorded?.becameVerified) deps.logger.info({ project_id: domain.projectId, domain_id: domain.id, domain: domain.domain }, "domain verified");
   return recorded?.domain ?? null;
 }

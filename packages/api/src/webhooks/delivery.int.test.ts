@@ -83,6 +83,19 @@ describe("events, signed as Standard Webhooks", () => {
     expect(new Set(requests.map((request) => request.headers["webhook-id"])).size).toBe(3);
   });
 
+  it("a sim.delay message's event is delivered when the message becomes visible, not before and not at the relay's backstop", async () => {
+    const hook = await receiver();
+    const { secret } = await endpoint(hook.origin, ["message.received"]);
+    const inbox = await server.createInbox({ tag: `sim.delay.${uniqueTag("d")}` });
+    const sentAt = Date.now();
+    await server.send({ to: inbox.address, subject: "Late, as asked", text: "x" });
+    // The relay sleeps until the delivery is due (the waitFor's 30 s is half its 60 s backstop).
+    const [request] = await hook.waitFor(1);
+    const payload = verified(secret, request!);
+    expect(payload.data).toMatchObject({ subject: "Late, as asked", inbox: inbox.address });
+    expect(request!.receivedAt.getTime() - sentAt).toBeGreaterThanOrEqual(server.config.smtp.simDelayMs - 100);
+  });
+
   it("domain.verified, once, when a verification verifies the domain", async () => {
     const hook = await receiver();
     const { id, secret } = await endpoint(hook.origin, ["domain.verified"]);

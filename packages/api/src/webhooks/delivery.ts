@@ -16,6 +16,8 @@ export interface DeliveryDeps {
   targets: TargetGuard;
   /** Deliveries by outcome; none in tests that run the job alone. */
   metrics?: Metrics;
+  /** This process's relay, kicked when an attempt schedules the next one: it then sleeps until that one is due. */
+  relay?: { kick(): void };
 }
 
 /**
@@ -63,7 +65,7 @@ export function deliverWebhookJob(deps: DeliveryDeps) {
     if (delivery === null) return;
     const attempt = delivery.attempts + 1;
     const attemptedAt = new Date();
-    const record = (body: string | null, outcome: AttemptOutcome, retries: boolean) => {
+    const record = async (body: string | null, outcome: AttemptOutcome, retries: boolean) => {
       const delayMs = outcome.ok || !retries ? null : nextAttemptDelayMs(schedule, attempt);
       deps.metrics?.webhookDelivery(outcome.ok ? "delivered" : !retries ? "dropped" : delayMs === null ? "failed" : "retried");
       const entry: AttemptRecord = {
@@ -78,7 +80,8 @@ export function deliverWebhookJob(deps: DeliveryDeps) {
         nextAttemptAt: delayMs === null ? null : new Date(attemptedAt.getTime() + outcome.durationMs + delayMs),
       };
       // A dropped delivery (sent nothing, retries nothing) does not count against the endpoint.
-      return recordAttempt(deps.db, delivery, body, entry, retries ? deps.config.webhooks.disableAfter : null);
+      await recordAttempt(deps.db, delivery, body, entry, retries ? deps.config.webhooks.disableAfter : null);
+      if (entry.nextAttemptAt !== null) deps.relay?.kick();
     };
 
     // Disabled since the event was raised: dropped, except the test an owner asks for.

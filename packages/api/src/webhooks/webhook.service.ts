@@ -2,9 +2,12 @@ import { type AuditSource, newId, redactUrl } from "@mailstop/core";
 import { type AuditEntry, type Db, type Webhook, audited, findWebhook, insertWebhook, raiseWebhookEvent, rotateWebhookSecret, updateWebhook } from "@mailstop/db";
 import { type PublicComponents, invalidRequest } from "@mailstop/openapi";
 import { BlockedTarget, type SecretBox, type TargetGuard, newWebhookSecret } from "@mailstop/webhooks";
+import type { Logger } from "@mailstop/logging";
+import type { JobQueue } from "@mailstop/messaging";
 import type { ApiDeps } from "../deps";
 import { notFoundOnProject, requireOnProject } from "../project-resource";
 import { eventBody } from "./event-body";
+import { dispatchCommitted } from "./relay";
 
 type CreateWebhookRequest = PublicComponents["schemas"]["CreateWebhookRequest"];
 type UpdateWebhookRequest = PublicComponents["schemas"]["UpdateWebhookRequest"];
@@ -93,12 +96,14 @@ export async function rotateSecret(db: Db, secrets: SecretBox, projectId: string
  * Queues a `webhook.test` event to this endpoint alone, subscribed or not, enabled or not (a
  * user checks a receiver they just fixed before enabling it again); returns its event id.
  */
-export async function queueTestEvent(db: Db, projectId: string, id: string): Promise<string> {
+export async function queueTestEvent(deps: { db: Db; queue: JobQueue; logger: Logger }, projectId: string, id: string): Promise<string> {
+  const { db } = deps;
   const webhook = await requireWebhook(db, projectId, id);
   const eventId = newId("webhookEvent");
   const body = eventBody("webhook.test", { webhook_id: webhook.id, url: webhook.url }, new Date());
   const raised = await raiseWebhookEvent(db, { projectId, eventId, type: "webhook.test", body, onlyWebhookId: webhook.id });
   if (raised.length === 0) notFound(id);
+  await dispatchCommitted(deps, raised);
   return eventId;
 }
 

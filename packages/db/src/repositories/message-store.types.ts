@@ -48,6 +48,8 @@ export interface StoredCopy {
   visibleAt: Date;
   /** False when an earlier attempt of the same job had already stored it. */
   inserted: boolean;
+  /** True when storing it raised webhook events (outbox rows): the relay has deliveries to queue. */
+  raisedWebhookEvents: boolean;
 }
 
 /** One parsed raw source and the copies to store of it. */

@@ -74,7 +74,7 @@ function copyRecord(copy: MessageCopy, index: number, ord: number) {
  * once and prepared (compiledOnce), which halved its time.
  */
 const storeStatement = compiledOnce(4, (db: Db, contents: string, copies: string, bodies: (string | null)[], completed: string[]) => {
-  const statement = sql<{ ord: number; live: boolean; id: string | null; stream_seq: string | null; visible_at: Date | null }>`
+  const statement = sql<{ ord: number; live: boolean; id: string | null; stream_seq: string | null; visible_at: Date | null; raised: boolean }>`
     with content as (
       select * from jsonb_to_recordset(${contents}::jsonb) as c(
         i int, ${sql.raw(STORE_SQL.sourceFields)}, metric text, period_start date, attachments jsonb)
@@ -136,13 +136,15 @@ const storeStatement = compiledOnce(4, (db: Db, contents: string, copies: string
       ) e
       join webhooks w on w.project_id = e.project_id and w.enabled and e.event_type = any(w.events)
       on conflict do nothing
+      returning subject_id
     ),
     -- The accept ledger's rows of the transactions this batch completes: done with their rows.
     completed as (
       update accepted_transactions set state = 'done', done_at = now()
       where id = any(${completed}::text[]) and state = 'open'
     )
-    select v.ord, l.id is not null as live, f.id, f.new_stream_seq as stream_seq, f.new_visible_at as visible_at
+    select v.ord, l.id is not null as live, f.id, f.new_stream_seq as stream_seq, f.new_visible_at as visible_at,
+      exists (select 1 from raised r where r.subject_id = f.id) as raised
     from input v
     left join locked l on l.id = v.inbox_id and l.project_id = v.project_id
     left join fresh f on f.ord = v.ord
@@ -185,11 +187,11 @@ export async function storeMessageBatch(db: Db, inputs: readonly StoreMessageInp
   for (const row of rows) {
     const { index, input, copy } = entries[row.ord]!;
     if (row.id !== null) {
-      results[index]!.push({ inboxId: copy.inboxId, messageId: row.id, streamSeq: row.stream_seq, visibleAt: row.visible_at!, inserted: true });
+      results[index]!.push({ inboxId: copy.inboxId, messageId: row.id, streamSeq: row.stream_seq, visibleAt: row.visible_at!, inserted: true, raisedWebhookEvents: row.raised });
       continue;
     }
     const found = row.live ? existing.get(keyOf(input.rawKey, copy.inboxId)) : undefined;
-    if (found) results[index]!.push({ inboxId: copy.inboxId, messageId: found.id, streamSeq: found.stream_seq, visibleAt: found.visible_at, inserted: false });
+    if (found) results[index]!.push({ inboxId: copy.inboxId, messageId: found.id, streamSeq: found.stream_seq, visibleAt: found.visible_at, inserted: false, raisedWebhookEvents: false });
   }
   return results;
 }

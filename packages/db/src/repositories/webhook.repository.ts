@@ -193,6 +193,21 @@ export async function dueDeliveries(db: Db, limit: number): Promise<RaisedDelive
   return rows.map((row) => ({ eventId: row.event_id, webhookId: row.webhook_id }));
 }
 
+/**
+ * Milliseconds until the next pending delivery not due yet becomes due (a retry's time, a
+ * `sim.delay` copy's visibility, a claim that lapses), by the database's clock; null when
+ * there is none. Deliveries due now are left out: the relay has just queued them.
+ */
+export async function msUntilNextDelivery(db: Db): Promise<number | null> {
+  const row = await db
+    .selectFrom("webhook_deliveries")
+    .select(sql<number | null>`extract(epoch from min(greatest(next_attempt_at, claimed_until)) - now()) * 1000`.as("ms"))
+    .where("state", "=", "pending")
+    .where(sql<boolean>`greatest(next_attempt_at, claimed_until) > now()`)
+    .executeTakeFirst();
+  return row?.ms == null ? null : Math.ceil(Number(row.ms));
+}
+
 export interface AttemptRecord {
   id: string;
   attempt: number;

@@ -17,7 +17,7 @@ export const apiModule = defineModule({
         const { ArticleLibrary, BUNDLED_ARTICLES_DIR, apiHttpContributions } = require("@mailstop/api") as typeof import("@mailstop/api");
         // Read once here, not per request; the library looks for edits itself (at most every 10 s).
         const articles = await ArticleLibrary.open({ dir: config.contentDir ?? BUNDLED_ARTICLES_DIR, logger });
-        return { apiRoutes: apiHttpContributions({ db, blobs, bus: messaging.bus, config, logger, webhooks: { secrets, targets }, articles }) };
+        return { apiRoutes: apiHttpContributions({ db, blobs, bus: messaging.bus, config, logger, webhooks: { secrets, targets, queue: messaging.queue }, articles }) };
       },
       stop: async () => undefined,
       ready: async () => true,

@@ -1,3 +1,4 @@
+import type { DueLoop } from "@mailstop/core";
 import { JOB_OPTIONS, type JobHandlers, type JobName, type JobWorker, PermanentJobError } from "@mailstop/messaging";
 import type { Metrics } from "@mailstop/metrics";
 import { webhookTargets } from "./webhook-targets";
@@ -36,12 +37,14 @@ export const parserModule = defineModule({
     const { deliverWebhookJob, startWebhookRelay } = require("@mailstop/api") as typeof import("@mailstop/api");
     const { parserJobs, reconcileOrphans, startReconciler } = require("@mailstop/parser") as typeof import("@mailstop/parser");
     const startedAt = new Date();
-    const deps = { db, blobs, queue: messaging.queue, bus: messaging.bus, config, logger, metrics };
+    let relay: DueLoop | undefined;
+    // The relay starts last (below); what raises deliveries before then is found by its first run.
+    const webhookRelay = { kick: () => relay?.kick() };
+    const deps = { db, blobs, queue: messaging.queue, bus: messaging.bus, config, logger, metrics, webhookRelay };
     const targets = webhookTargets(config);
-    const jobs = countedJobs({ ...parserJobs(deps), "deliver-webhook": deliverWebhookJob({ db, config, logger, secrets, targets, metrics }) }, metrics);
+    const jobs = countedJobs({ ...parserJobs(deps), "deliver-webhook": deliverWebhookJob({ db, config, logger, secrets, targets, metrics, relay: webhookRelay }) }, metrics);
     let worker: JobWorker | undefined;
     let reconciler: { stop(): Promise<void> } | undefined;
-    let relay: { stop(): Promise<void> } | undefined;
     return {
       async start() {
         // The process that consumes the queues reports their depth.
