@@ -1,4 +1,5 @@
-import { PrometheusMetrics, replyClassOf } from "./metrics";
+import perfHooks from "node:perf_hooks";
+import { EVENT_LOOP_SAMPLE_MS, PrometheusMetrics, replyClassOf } from "./metrics";
 
 async function seriesOf(metrics: PrometheusMetrics, name: string): Promise<{ metricName?: string; labels: Record<string, string | number>; value: number }[]> {
   const metric = metrics.registry.getSingleMetric(name);
@@ -7,6 +8,16 @@ async function seriesOf(metrics: PrometheusMetrics, name: string): Promise<{ met
 }
 
 describe("PrometheusMetrics", () => {
+  it(`samples the event loop's delay every ${EVENT_LOOP_SAMPLE_MS} ms (each sample wakes an idle process), not prom-client's 10`, () => {
+    const monitor = jest.spyOn(perfHooks, "monitorEventLoopDelay");
+    try {
+      new PrometheusMetrics();
+      expect(monitor).toHaveBeenCalledWith({ resolution: EVENT_LOOP_SAMPLE_MS });
+    } finally {
+      monitor.mockRestore();
+    }
+  });
+
   it("classes SMTP replies as a dashboard groups them", () => {
     expect([220, 250, 354, 421, 451, 452, 550, 554].map(replyClassOf)).toEqual(["2xx", "2xx", "2xx", "4xx", "4xx", "4xx", "5xx", "5xx"]);
   });

@@ -63,6 +63,15 @@ export interface Metrics {
   expose(): Promise<Exposition | null>;
 }
 
+/**
+ * How often prom-client's event-loop delay monitor (`nodejs_eventloop_lag_*`) samples the loop:
+ * every 100 ms, not its default 10 ms. Each sample wakes the loop, and 100 wakes a second were
+ * ~0.6 % of a core in an otherwise idle `pnpm start` (docs/performance.md "What wakes up while
+ * idle"); 10 a second cost a tenth of that and still give a scrape's window hundreds of samples.
+ * A stall shorter than 100 ms can fall between two samples; one longer is always seen.
+ */
+export const EVENT_LOOP_SAMPLE_MS = 100;
+
 /** Seconds buckets from 5 ms to 60 s: an API call, a held wait (≤ 285 s lands in +Inf), a parse. */
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
 
@@ -130,7 +139,7 @@ export class PrometheusMetrics implements Metrics {
   private queueDepthSource: ((queue: string) => Promise<number>) | null = null;
 
   constructor(options: { queues?: readonly string[] } = {}) {
-    collectDefaultMetrics({ register: this.registry });
+    collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: EVENT_LOOP_SAMPLE_MS });
     const queues = options.queues ?? [];
     const metrics = this;
     // Read when scraped: the sum of what each source counts now.
