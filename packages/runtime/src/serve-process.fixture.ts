@@ -6,8 +6,14 @@ import { TEST_SECRETS_KEY, eventually, freePort } from "@mailstop/testkit";
 
 const REPO = join(__dirname, "..", "..", "..");
 
-/** Compiles the bundle `pnpm start` and the image run (a test of what they load or arm checks it, not the sources). */
+/**
+ * Compiles the bundle `pnpm start` and the image run (a test of what they load or arm checks
+ * it, not the sources), unless it is current: `pnpm test` has just built it, and other files
+ * read the bundle while this one runs (a rebuild replaces its files one by one).
+ */
 export function buildBundle(): void {
+  const { staleReason } = require(join(REPO, "packages", "cli", "bin", "compiled.cjs")) as { staleReason(): string | null };
+  if (staleReason() === null) return;
   execFileSync(process.execPath, [join(REPO, "packages", "cli", "bin", "build-mailstop.cjs")], { stdio: "ignore", timeout: 60_000 });
 }
 

@@ -11,6 +11,12 @@ import type { JobQueue } from "@mailstop/messaging";
 export const RELAY_BACKSTOP_MS = 60_000;
 /** After a failed run (the database or the queue down), the next one. */
 const RELAY_RETRY_MS = 1_000;
+/**
+ * After a run that queued deliveries, the next one at the latest: until a worker claims them
+ * they are due and unclaimed, which the next-due time leaves out, and a job lost meanwhile is
+ * queued again this soon rather than at the backstop.
+ */
+const RELAY_RECHECK_MS = 5_000;
 const BATCH = 200;
 
 /**
@@ -52,12 +58,18 @@ export async function relayDueDeliveries(deps: { db: Db; queue: JobQueue }): Pro
 /**
  * Runs the relay in this process: at once when kicked (this process stored events, or an
  * attempt scheduled a retry), when the next pending delivery becomes due (a retry, a
- * `sim.delay` copy, a lapsed claim), and at least every RELAY_BACKSTOP_MS. An idle process with
- * no pending delivery wakes once a backstop period.
+ * `sim.delay` copy, a lapsed claim), within RELAY_RECHECK_MS of a run that queued some, and at
+ * least every RELAY_BACKSTOP_MS. An idle process with no pending delivery wakes once a backstop
+ * period.
  */
 export function startWebhookRelay(deps: { db: Db; queue: JobQueue; logger: Logger }): DueLoop {
   return runWhenDue(
-    async () => ((await relayDueDeliveries(deps)) === BATCH ? 0 : msUntilNextDelivery(deps.db)),
+    async () => {
+      const queued = await relayDueDeliveries(deps);
+      if (queued === BATCH) return 0;
+      const nextDue = await msUntilNextDelivery(deps.db);
+      return queued === 0 ? nextDue : Math.min(nextDue ?? RELAY_RECHECK_MS, RELAY_RECHECK_MS);
+    },
     { maxSleepMs: RELAY_BACKSTOP_MS, retryMs: RELAY_RETRY_MS, onError: (error) => deps.logger.warn({ err: error }, "webhook relay run failed; the next one tries again") },
   );
 }

@@ -112,7 +112,8 @@ describe("eraseAddress and webhook deliveries", () => {
     const address = person();
     const pending = await messageWithDelivery(address, "pending");
     const done = await messageWithDelivery(address, "succeeded");
-    await eraseAddress(db, projectId, address.toLowerCase());
+    // The pending one is due at once, for the caller to dispatch; the finished one is not.
+    expect((await eraseAddress(db, projectId, address.toLowerCase())).dueDeliveries).toEqual([{ eventId: pending.eventId, webhookId: pending.webhookId }]);
     while ((await reapMessages(db, 500)) > 0);
     expect(await delivery(done.eventId)).toBeUndefined();
     expect(await delivery(pending.eventId)).toMatchObject({ state: "pending", body: null });
@@ -130,7 +131,7 @@ describe("eraseAddress and capture inboxes", () => {
 
     const erased = await eraseAddress(db, projectId, address.toLowerCase());
 
-    expect(erased).toEqual({ messagesErased: 2, captureInboxesDeleted: 2 });
+    expect(erased).toEqual({ messagesErased: 2, captureInboxesDeleted: 2, dueDeliveries: [] });
     const left = await db.selectFrom("inboxes").select("id").where("id", "in", [byTag.id, byLabel.id, usersOwn.id, theirs.id]).execute();
     expect(left.map((row) => row.id).sort()).toEqual([usersOwn.id, theirs.id].sort());
     expect(await db.selectFrom("messages").select("id").where("inbox_id", "=", byTag.id).execute()).toEqual([]);

@@ -5,13 +5,15 @@ import { inTransaction } from "../database";
 import { deleteLockedInboxIds } from "./inbox.repository";
 import { lowerMessageCounts, lowerStoredBytes } from "./counters";
 import { tombstoneLiveMessages } from "./message-read.repository";
-import { forgetMessageDeliveries } from "./webhook.repository";
+import { type RaisedDelivery, forgetMessageDeliveries } from "./webhook.repository";
 
 /** What one erasure removed. */
 export interface Erased {
   messagesErased: number;
   /** Capture inboxes named after the address, deleted with their messages. */
   captureInboxesDeleted: number;
+  /** The erased messages' pending webhook deliveries, now due: the caller dispatches them once committed. */
+  dueDeliveries: RaisedDelivery[];
 }
 
 /**
@@ -46,10 +48,10 @@ export async function eraseAddress(db: Db, projectId: string, address: string, n
     if (touched.length > 0) await trx.selectFrom("inboxes").select("id").where("project_id", "=", projectId).where("id", "in", touched).orderBy("id").forUpdate().execute();
     await lowerMessageCounts(trx, erased);
     await lowerStoredBytes(trx, erased);
-    await forgetMessageDeliveries(trx, projectId, erased.map((row) => row.id));
+    const dueDeliveries = await forgetMessageDeliveries(trx, projectId, erased.map((row) => row.id));
     const deleted = await deleteLockedInboxIds(trx, projectId, captureInboxIds);
     await scrubLedger(trx, projectId, wanted);
-    return { messagesErased: erased.length, captureInboxesDeleted: deleted.inboxesDeleted };
+    return { messagesErased: erased.length, captureInboxesDeleted: deleted.inboxesDeleted, dueDeliveries };
   });
 }
 

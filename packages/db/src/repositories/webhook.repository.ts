@@ -232,20 +232,21 @@ const subjectLive = sql<boolean>`(webhook_deliveries.subject_id is null or exist
  * What an erasure leaves of these messages' webhook deliveries: no stored body, and no
  * receiver's answer in their attempts (a receiver may echo what it was sent). A pending one is
  * due at once, so its next attempt, finding the message gone, drops it (`message_gone`) instead
- * of sending it; the rows stay as the endpoint's history. Called in the erasure's transaction.
+ * of sending it; the rows stay as the endpoint's history. Called in the erasure's transaction;
+ * returns the pending ones, for the caller to dispatch once it has committed.
  */
-export async function forgetMessageDeliveries(trx: Db, projectId: string, messageIds: readonly string[]): Promise<void> {
-  if (messageIds.length === 0) return;
+export async function forgetMessageDeliveries(trx: Db, projectId: string, messageIds: readonly string[]): Promise<RaisedDelivery[]> {
+  if (messageIds.length === 0) return [];
   const forgotten = await trx
     .updateTable("webhook_deliveries")
     .set({ body: null, next_attempt_at: sql<Date>`case when state = 'pending' then now() else next_attempt_at end` })
     .where("project_id", "=", projectId)
     .where("subject_id", "in", [...messageIds])
-    .returning("event_id")
+    .returning(["event_id", "webhook_id", "state"])
     .execute();
   const events = [...new Set(forgotten.map((row) => row.event_id))];
-  if (events.length === 0) return;
-  await trx.updateTable("webhook_attempts").set({ response_body: null }).where("project_id", "=", projectId).where("event_id", "in", events).execute();
+  if (events.length > 0) await trx.updateTable("webhook_attempts").set({ response_body: null }).where("project_id", "=", projectId).where("event_id", "in", events).execute();
+  return forgotten.filter((row) => row.state === "pending").map((row) => ({ eventId: row.event_id, webhookId: row.webhook_id }));
 }
 
 /**
