@@ -18,7 +18,9 @@ export interface LaptopResult {
   startSeconds: number;
   /** The same on the data directory of that first start (stopped), as every later start. */
   restartSeconds: number;
-  /** CPU the idle server used, in percent of one core, after the fresh start. */
+  /** CPU the server used, in percent of one core, over the first `idleS` seconds after the fresh start answered /health (start-up's tail). */
+  startTailCpuPercent: number;
+  /** CPU the idle server used, in percent of one core, over the `cpuS` seconds after those: idle, as the target means it. */
   idleCpuPercent: number;
   /** RSS idle, `idleS` seconds after the fresh start answered /health. */
   idleRssMb: number;
@@ -39,7 +41,7 @@ export interface LaptopResult {
  * `/health`, CPU and memory while nothing happens, memory after ingesting `messages` messages and
  * idling again, and `mailstop --help`. Engine settings are blanked (an empty value counts as unset).
  */
-export async function laptop(logDir: string, plan: { idleS: number; helpRuns: number; messages: number }): Promise<LaptopResult> {
+export async function laptop(logDir: string, plan: { idleS: number; cpuS: number; helpRuns: number; messages: number }): Promise<LaptopResult> {
   const dataDir = await mkdtemp(join(tmpdir(), "mailstop-bench-laptop-"));
   const [http, smtp, capture] = [await freePort(), await freePort(), await freePort()];
   /** `pnpm start`, its seconds to /health and mailstop's pid (the start script execs node: pnpm's one child). */
@@ -80,14 +82,17 @@ export async function laptop(logDir: string, plan: { idleS: number; helpRuns: nu
   };
   try {
     const fresh = await start("laptop");
+    let startTailCpuPercent: number;
     let idleCpuPercent: number;
     let idleRssMb: number;
     try {
-      await sleep(2000);
-      const before = await cpuSeconds(fresh.pid);
+      const atHealth = await cpuSeconds(fresh.pid);
       await sleep(plan.idleS * 1000);
-      idleCpuPercent = ((await cpuSeconds(fresh.pid)) - before) * (100 / plan.idleS);
+      const afterTail = await cpuSeconds(fresh.pid);
+      startTailCpuPercent = (afterTail - atHealth) * (100 / plan.idleS);
       idleRssMb = rssOf(fresh.pid) / 1024 / 1024;
+      await sleep(plan.cpuS * 1000);
+      idleCpuPercent = ((await cpuSeconds(fresh.pid)) - afterTail) * (100 / plan.cpuS);
     } finally {
       await fresh.child.stop(30_000);
     }
@@ -128,6 +133,7 @@ export async function laptop(logDir: string, plan: { idleS: number; helpRuns: nu
       return {
         startSeconds: fresh.seconds,
         restartSeconds: again.seconds,
+        startTailCpuPercent,
         idleCpuPercent,
         idleRssMb,
         restartIdleRssMb,
@@ -159,7 +165,7 @@ export const laptopScenario: Scenario = {
         scenario: "  idle: CPU",
         unit: "% of a core",
         values: { mailstop: result.idleCpuPercent },
-        note: `over ${idle}, after the fresh start`,
+        note: `over ${plan.laptop.cpuS} s from ${idle} after the fresh start (${result.startTailCpuPercent.toFixed(2)} % over the ${idle} before: start-up's tail)`,
         target: { text: "≤ 0.2", pass: result.idleCpuPercent <= 0.2 },
       },
       {

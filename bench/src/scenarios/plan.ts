@@ -15,7 +15,8 @@ export const PLANS = {
     limitsCost: { rate: 500, durationS: 5, warmUpS: 2, rounds: 3 },
     metricsCost: { rate: 500, smtpRate: 50, durationS: 5, warmUpS: 2, rounds: 3 },
     checksCost: { concurrency: 10, durationMs: 3000, warmUpMs: 1000, rounds: 3, inProcessMs: 1500 },
-    laptop: { idleS: 30, helpRuns: 5, messages: 10_000 },
+    // Idle CPU over 60 s from 30 s after start (issue 34's target): the first 30 s are start-up's tail.
+    laptop: { idleS: 30, cpuS: 60, helpRuns: 5, messages: 10_000 },
   },
   quick: {
     ingestMs: 300,
@@ -31,7 +32,7 @@ export const PLANS = {
     limitsCost: { rate: 100, durationS: 0.5, warmUpS: 0.5, rounds: 1 },
     metricsCost: { rate: 100, smtpRate: 20, durationS: 0.5, warmUpS: 0.5, rounds: 1 },
     checksCost: { concurrency: 10, durationMs: 500, warmUpMs: 200, rounds: 1, inProcessMs: 200 },
-    laptop: { idleS: 3, helpRuns: 2, messages: 200 },
+    laptop: { idleS: 3, cpuS: 3, helpRuns: 2, messages: 200 },
   },
 } as const;
 
