@@ -175,8 +175,10 @@ for (const path of [...folders, ...links.keys()]) {
 }
 
 if (flag === "--list") {
-  for (const folder of [...folders].sort()) console.log(inRepo(folder));
-  process.exit(0);
+  // No process.exit after it: writes to a pipe are asynchronous, and exiting at once cut the
+  // list short when its reader was slow (a loaded CI machine lost the folders after "m").
+  process.stdout.write(`${[...folders].sort().map(inRepo).join("\n")}\n`);
+  return; // a CommonJS module's top level may return: nothing below is for --list
 }
 
 /**
