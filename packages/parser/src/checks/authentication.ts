@@ -1,7 +1,7 @@
 import type { Readable } from "node:stream";
 import { withinDeadline } from "@mailstop/core";
 import type { AuthenticationCheck } from "@mailstop/db";
-import { type AuthenticateResult, authenticate } from "mailauth";
+import type { AuthenticateResult } from "mailauth";
 import { DNS_MESSAGE_DEADLINE_MS, budgetedResolver } from "./dns-budget";
 
 /** The connection a message came over, as the edge recorded it (null when not recorded). */
@@ -12,6 +12,12 @@ export interface Connection {
 }
 
 type Dkim = AuthenticationCheck["dkim"][number];
+
+// Required on the first check, not at start: mailauth brings joi, undici and an ASN.1 stack
+// (for BIMI certificates), ~14 MB of heap that a process checking no message never needs
+// (docs/performance.md "What a process loads").
+let mailauth: typeof import("mailauth") | null = null;
+const loadMailauth = () => (mailauth ??= require("mailauth") as typeof import("mailauth"));
 
 // mailauth reports a key that cannot be used (absent, unparseable, of an unknown version or
 // type) as neutral; RFC 6376 §6.1.2 makes each a PERMFAIL, `permerror` in RFC 8601's words.
@@ -70,7 +76,7 @@ export async function checkAuthentication(raw: Readable | Buffer, connection: Co
   const dns = budgetedResolver(dnsServers);
   try {
     const result = await withinDeadline(
-      authenticate(raw, {
+      loadMailauth().authenticate(raw, {
         ...(connection.address ? { ip: connection.address } : {}),
         ...(connection.helo ? { helo: connection.helo } : {}),
         ...(connection.mailFrom ? { sender: connection.mailFrom } : {}),

@@ -1,5 +1,5 @@
 import type { HtmlCheck } from "@mailstop/db";
-import { type CanIEmailOptions, caniemail, rawData } from "caniemail";
+import type { CanIEmailOptions } from "caniemail";
 
 /**
  * How much of an HTML part the check reads. caniemail walks the whole DOM and every style rule
@@ -11,9 +11,20 @@ export const HTML_CHECK_MAX_BYTES = 32_768;
 
 type Issue = HtmlCheck["issues"][number];
 
-// caniemail names a feature by its title; its data's slug is the stable name (css-display-flex).
-const SLUGS = new Map(rawData.data.map((feature: { title: string; slug: string }) => [feature.title, feature.slug] as const));
-const slugOf = (title: string) => SLUGS.get(title) ?? title.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
+/**
+ * caniemail and its data, required on the first check, not at start (a process checking no
+ * message never needs them; docs/performance.md "What a process loads"). caniemail names a
+ * feature by its title; its data's slug is the stable name (css-display-flex).
+ */
+let loaded: { caniemail: typeof import("caniemail").caniemail; slugs: Map<string, string> } | null = null;
+function loadCaniemail(): NonNullable<typeof loaded> {
+  if (loaded === null) {
+    const { caniemail, rawData } = require("caniemail") as typeof import("caniemail");
+    loaded = { caniemail, slugs: new Map(rawData.data.map((feature: { title: string; slug: string }) => [feature.title, feature.slug] as const)) };
+  }
+  return loaded;
+}
+const slugOf = (slugs: Map<string, string>, title: string) => slugs.get(title) ?? title.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
 
 /** The first `maxBytes` of `html`, cut at a character. */
 function head(html: string, maxBytes: number): string {
@@ -30,6 +41,7 @@ function head(html: string, maxBytes: number): string {
  */
 export function checkHtmlSupport(html: string | null, clients: readonly string[], maxBytes = HTML_CHECK_MAX_BYTES): HtmlCheck | null {
   if (html === null || html.trim() === "") return { status: "none", issues: [] };
+  const { caniemail, slugs } = loadCaniemail();
   let found: ReturnType<typeof caniemail>;
   try {
     found = caniemail({ clients: clients as CanIEmailOptions["clients"], html: head(html, maxBytes) });
@@ -43,7 +55,7 @@ export function checkHtmlSupport(html: string | null, clients: readonly string[]
       for (const { title } of list) counts.set(title, (counts.get(title) ?? 0) + 1);
       for (const [title, count] of counts) {
         const key = `${level}\n${title}`;
-        const issue = issues.get(key) ?? { feature: slugOf(title), title, level, clients: [], count: 0 };
+        const issue = issues.get(key) ?? { feature: slugOf(slugs, title), title, level, clients: [], count: 0 };
         issue.clients.push(client);
         issue.count = Math.max(issue.count, count);
         issues.set(key, issue);
