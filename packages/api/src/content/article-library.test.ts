@@ -52,7 +52,7 @@ describe("ArticleLibrary", () => {
     h.write("same-day-a.md", article("Same day A", "2026-02-01"));
     h.write("held-back.md", article("Held back", "2026-12-01", "draft: true\n"));
     h.write("notes.txt", "not an article");
-    const library = await h.open();
+    const library = h.open();
 
     expect(await library.list()).toEqual([
       { slug: "newest", title: "Newest", summary: "The summary of Newest.", published_at: "2026-03-01T09:00:00.000Z" },
@@ -63,10 +63,19 @@ describe("ArticleLibrary", () => {
     expect(h.warnings()).toEqual([]);
   });
 
+  it("reads its directory on the first request, not when it opens", async () => {
+    const library = h.open();
+    h.write("after-open.md", article("After open", "2026-01-10"));
+    h.write("broken.md", "---\ntitle: Broken\n---\n");
+    expect(h.warnings()).toEqual([]);
+    expect((await library.list()).map((a) => a.slug)).toEqual(["after-open"]);
+    expect(h.warnings()).toEqual([expect.objectContaining({ file: join(h.dir, "broken.md") })]);
+  });
+
   it("gives one article with its rendered HTML; a draft's slug and an unknown one give null", async () => {
     h.write("guide.md", article("Guide", "2026-01-10", "", "## Step one\n\nDo **this**."));
     h.write("held-back.md", article("Held back", "2026-01-11", "draft: true\n"));
-    const library = await h.open();
+    const library = h.open();
 
     expect(await library.get("guide")).toEqual({
       slug: "guide",
@@ -84,7 +93,7 @@ describe("ArticleLibrary", () => {
     h.write("good.md", article("Good", "2026-01-10"));
     h.write("no-title.md", "---\nsummary: s\npublished_at: 2026-01-10\n---\nBody\n");
     h.write("Bad_Name.md", article("Bad name", "2026-01-10"));
-    const library = await h.open();
+    const library = h.open();
 
     expect((await library.list()).map((a) => a.slug)).toEqual(["good"]);
     expect(await library.get("no-title")).toBeNull();
@@ -109,7 +118,7 @@ describe("ArticleLibrary", () => {
     h.write("to-draft.md", article("To draft", "2026-01-08"));
     h.write("to-fix.md", "---\ntitle: Broken\n---\n");
     h.write("to-break.md", article("To break", "2026-01-07"));
-    const library = await h.open();
+    const library = h.open();
     expect((await library.list()).map((a) => a.slug)).toEqual(["edited", "removed", "to-draft", "to-break"]);
 
     h.write("edited.md", article("After the edit", "2026-01-10", "", "New body."));
@@ -134,7 +143,7 @@ describe("ArticleLibrary", () => {
 
   it("serves no articles from a missing directory, warning once, and picks the directory up once it exists", async () => {
     const missing = join(h.dir, "later");
-    const library = await h.open({ dir: missing });
+    const library = h.open({ dir: missing });
     expect(await library.list()).toEqual([]);
     h.pastRefresh();
     expect(await library.list()).toEqual([]);
@@ -150,7 +159,8 @@ describe("ArticleLibrary", () => {
     const dir = join(h.dir, "content");
     mkdirSync(dir);
     writeFileSync(join(dir, "kept.md"), article("Kept", "2026-01-10"));
-    const library = await h.open({ dir });
+    const library = h.open({ dir });
+    expect((await library.list()).map((a) => a.slug)).toEqual(["kept"]);
     rmSync(dir, { recursive: true });
     h.pastRefresh();
     expect((await library.list()).map((a) => a.slug)).toEqual(["kept"]);
@@ -158,7 +168,8 @@ describe("ArticleLibrary", () => {
 
   it("shares one look between requests that arrive together", async () => {
     h.write("one.md", article("One", "2026-01-10"));
-    const library = await h.open();
+    const library = h.open();
+    await library.list();
     h.write("two.md", article("Two", "2026-01-11"));
     h.pastRefresh();
     const lists = await Promise.all([library.list(), library.list(), library.get("two")]);
@@ -171,7 +182,7 @@ describe("the bundled articles", () => {
   it("all load without a warning, published, each with a title, a summary and a body", async () => {
     const h = harness();
     try {
-      const library = await h.open({ dir: BUNDLED_ARTICLES_DIR });
+      const library = h.open({ dir: BUNDLED_ARTICLES_DIR });
       const listed = await library.list();
       expect(listed.map((a) => a.slug).sort()).toEqual(["test-with-a-custom-domain", "wait-for-a-sign-up-email-in-playwright"]);
       expect(h.warnings()).toEqual([]);

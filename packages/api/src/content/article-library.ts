@@ -1,7 +1,7 @@
 import { readFile, readdir, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import type { Logger } from "@mailstop/logging";
-import { InvalidArticleError, type LoadedArticle, parseArticleFile } from "./article-file";
+import type { LoadedArticle } from "./article-file";
 
 /** The articles shipped with mailstop, used when MAILSTOP_CONTENT_DIR is unset. */
 export const BUNDLED_ARTICLES_DIR = resolve(__dirname, "../../content/articles");
@@ -36,7 +36,10 @@ interface FileEntry {
 
 /**
  * The published articles of a content directory. Every file is read, rendered and sanitised
- * when the library opens, not per request. After that, a request arriving more than
+ * on the first request, not per request, and not at start: the Markdown renderer, the
+ * sanitiser (with postcss) and the front matter's parsers stay unloaded in a process nobody
+ * asks for an article (an idle `pnpm start`; docs/performance.md "What a process loads").
+ * After that, a request arriving more than
  * `refreshMs` after the last look lists the directory again and re-reads only the files whose
  * size or times changed, so an operator's edit shows within about ten seconds without a
  * restart, and an idle server touches no file. A file that cannot be loaded (bad name, bad
@@ -64,11 +67,9 @@ export class ArticleLibrary {
     this.#refreshMs = options.refreshMs ?? ARTICLE_REFRESH_MS;
   }
 
-  /** Opens the library with every file of `options.dir` loaded. */
-  static async open(options: ArticleLibraryOptions): Promise<ArticleLibrary> {
-    const library = new ArticleLibrary(options);
-    await library.#refresh();
-    return library;
+  /** The library of `options.dir`; its files are read on the first request. */
+  static open(options: ArticleLibraryOptions): ArticleLibrary {
+    return new ArticleLibrary(options);
   }
 
   /** Published articles, newest first (then by slug), drafts left out. */
@@ -140,17 +141,20 @@ export class ArticleLibrary {
       if (!info.isFile()) return null;
       version = `${info.size}:${info.mtimeMs}:${info.ctimeMs}`;
       if (previous?.version === version) return previous;
-      const article = parseArticleFile(name, await readFile(path, "utf8"));
+      const article = articleFiles().parseArticleFile(name, await readFile(path, "utf8"));
       this.#logger.info({ file: path, slug: article.slug, draft: article.draft }, previous === undefined ? "article loaded" : "article reloaded");
       return { version, article };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
-      const why = error instanceof InvalidArticleError ? { problems: error.problems } : { err: error };
+      const why = error instanceof articleFiles().InvalidArticleError ? { problems: error.problems } : { err: error };
       if (previous?.version !== version) this.#logger.warn({ file: path, ...why }, "article skipped: it cannot be loaded");
       return { version, article: null };
     }
   }
 }
+
+/** article-file.ts and the libraries it loads, required on the first look at the directory. */
+const articleFiles = () => require("./article-file") as typeof import("./article-file");
 
 function summaryView(article: LoadedArticle): ArticleSummary {
   return { slug: article.slug, title: article.title, summary: article.summary, published_at: article.publishedAt };

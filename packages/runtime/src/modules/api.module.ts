@@ -15,8 +15,8 @@ export const apiModule = defineModule({
       async start() {
         // Required here, not imported: a target loads the services it runs only (see targets.ts).
         const { ArticleLibrary, BUNDLED_ARTICLES_DIR, apiHttpContributions } = require("@mailstop/api") as typeof import("@mailstop/api");
-        // Read once here, not per request; the library looks for edits itself (at most every 10 s).
-        const articles = await ArticleLibrary.open({ dir: config.contentDir ?? BUNDLED_ARTICLES_DIR, logger });
+        // Read on the first request, not per request; the library looks for edits itself (at most every 10 s).
+        const articles = ArticleLibrary.open({ dir: config.contentDir ?? BUNDLED_ARTICLES_DIR, logger });
         return { apiRoutes: apiHttpContributions({ db, blobs, bus: messaging.bus, config, logger, webhooks: { secrets, targets, queue: messaging.queue }, articles }) };
       },
       stop: async () => undefined,
