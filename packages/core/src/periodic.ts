@@ -1,29 +1,3 @@
-/**
- * Runs `run` now and then every `everyMs` in this process, one run at a time (a tick while the
- * last run is busy is skipped), until `stop`, which waits for the run in progress. A failed run
- * goes to `onError`; the next tick tries again.
- */
-export function runPeriodically(everyMs: number, run: () => Promise<unknown>, onError: (error: unknown) => void): { stop(): Promise<void> } {
-  let running: Promise<unknown> = Promise.resolve();
-  let busy = false;
-  const tick = () => {
-    if (busy) return;
-    busy = true;
-    running = run()
-      .catch(onError)
-      .finally(() => (busy = false));
-  };
-  const timer = setInterval(tick, everyMs);
-  timer.unref();
-  tick();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
-}
-
 /** What {@link runWhenDue} returns: a loop that can be woken early, and stopped. */
 export interface DueLoop {
   /** Runs at once, or right after the run in progress: something it looks for may be due now. */
@@ -39,7 +13,7 @@ export interface DueLoop {
  * `kick` wakes it early (a kick during a run runs it once more after). A failed run goes to
  * `onError` and the next one comes after `retryMs`. Written here rather than with a scheduler
  * library: a timer re-armed from each run's answer is the whole of it, and an idle process
- * then wakes only when there is work (runPeriodically wakes every period whatever).
+ * then wakes only when there is work, where a fixed period wakes it whatever.
  */
 export function runWhenDue(
   run: () => Promise<number | null>,

@@ -1,5 +1,5 @@
-import { RECONCILE_MIN_AGE_S, runPeriodically } from "@mailstop/core";
-import { type AcceptedTransaction, type Db, claimOrphanedTransactions, claimStaleTransactions } from "@mailstop/db";
+import { RECONCILE_MIN_AGE_S, runWhenDue } from "@mailstop/core";
+import { type AcceptedTransaction, type Db, claimOrphanedTransactions, claimStaleTransactions, msUntilNextStaleTransaction } from "@mailstop/db";
 import type { ParseMessageJob } from "@mailstop/messaging";
 import type { ParserDeps } from "./deps";
 
@@ -27,9 +27,8 @@ export function parseJobOf(transaction: AcceptedTransaction): ParseMessageJob {
  * many transactions it queued.
  */
 export function reconcileJob(deps: ParserDeps) {
-  const graceSeconds = () => Math.max(deps.config.reconcileGraceSeconds, RECONCILE_MIN_AGE_S);
   return async (): Promise<number> => {
-    const requeued = await requeueClaimed(deps, (db, limit) => claimStaleTransactions(db, graceSeconds(), limit));
+    const requeued = await requeueClaimed(deps, (db, limit) => claimStaleTransactions(db, graceSecondsOf(deps), limit));
     if (requeued > 0) deps.logger.warn({ transactions: requeued }, "reconciler queued the parse jobs of accepted transactions still open after the grace period");
     return requeued;
   };
@@ -60,15 +59,33 @@ async function requeueClaimed(deps: ParserDeps, claim: (db: Db, limit: number) =
   return requeued;
 }
 
+/** The grace in effect: the setting, never below what the edge's write deadline needs. */
+const graceSecondsOf = (deps: ParserDeps) => Math.max(deps.config.reconcileGraceSeconds, RECONCILE_MIN_AGE_S);
+
+/** The shortest sleep between runs: a row stale already but not claimable never makes it spin. */
+const MIN_SLEEP_MS = 1_000;
+
 /**
- * Runs the reconciler now and then every half grace period in this process, one run at a
- * time, until `stop`. A timer of the parser's own rather than a job schedule: the schedule
- * would live in Redis, and the reconciler is what repairs a Redis that lost everything (a
- * FLUSHALL keeps the connection, so nothing re-declared the schedule for up to a minute).
- * Several parsers running it at once claim disjoint rows (see claimStaleTransactions).
+ * Runs the reconciler now and then whenever the next open transaction turns stale, one run at
+ * a time, until `stop`; with none open, after one grace period, the soonest a transaction
+ * accepted meanwhile can turn stale. So an idle process runs it once a grace period (a
+ * minute by default), and a lost job is queued again when its grace runs out, not up to half
+ * a period later (docs/performance.md "What wakes up while idle"). A timer of the parser's
+ * own rather than a job schedule: the schedule would live in Redis, and the reconciler is
+ * what repairs a Redis that lost everything (a FLUSHALL keeps the connection, so nothing
+ * re-declared the schedule for up to a minute). Several parsers running it at once claim
+ * disjoint rows (see claimStaleTransactions).
  */
 export function startReconciler(deps: ParserDeps): { stop(): Promise<void> } {
-  const everyMs = Math.max(1, Math.ceil(deps.config.reconcileGraceSeconds / 2)) * 1000;
+  const reconcile = reconcileJob(deps);
+  const graceMs = graceSecondsOf(deps) * 1000;
   // It runs at every start too: what a crash left open is repaired first.
-  return runPeriodically(everyMs, reconcileJob(deps), (error) => deps.logger.warn({ err: error }, "reconciler run failed; the next one tries again"));
+  return runWhenDue(
+    async () => {
+      await reconcile();
+      const dueInMs = await msUntilNextStaleTransaction(deps.db, graceSecondsOf(deps));
+      return dueInMs === null ? null : Math.max(dueInMs, MIN_SLEEP_MS);
+    },
+    { maxSleepMs: graceMs, retryMs: graceMs / 2, onError: (error) => deps.logger.warn({ err: error }, "reconciler run failed; the next one tries again") },
+  );
 }

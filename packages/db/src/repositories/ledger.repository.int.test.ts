@@ -1,6 +1,6 @@
 import { newTransactionId } from "@mailstop/core";
 import type { Db } from "../index";
-import { claimStaleTransactions, ledgerState, markTransactionsDone, recordAcceptedTransactions } from "./ledger.repository";
+import { claimStaleTransactions, ledgerState, markTransactionsDone, msUntilNextStaleTransaction, recordAcceptedTransactions } from "./ledger.repository";
 import { useRepositoryDatabase } from "./repository-database.fixture";
 
 const transaction = (acceptedAt: Date) => ({
@@ -50,5 +50,30 @@ describe("the accept ledger's repository", () => {
     expect(await claimedAgo(15)).toBe(false);
     expect(await claimedAgo(25)).toBe(true);
     expect(await ledgerState(db, row.id)).toEqual({ state: "open", requeues: 3 });
+  });
+
+  it("says when the next open row turns stale, as the claim reckons it, and null when none is open", async () => {
+    // The rows of the tests above are done with: this one starts from a ledger with none open.
+    await db.updateTable("accepted_transactions").set({ state: "done" }).where("state", "=", "open").execute();
+    const near = (ms: number | null, expected: number) => expect(Math.abs((ms ?? Number.NaN) - expected)).toBeLessThan(3_000);
+    expect(await msUntilNextStaleTransaction(db, 60)).toBeNull();
+
+    // Claimed twice, 5 s ago: stale again 2 × 60 s after that claim, though accepted long ago.
+    const claimed = transaction(secondsAgo(500));
+    await recordAcceptedTransactions(db, [claimed]);
+    await db.updateTable("accepted_transactions").set({ requeues: 2, requeued_at: secondsAgo(5) }).where("id", "=", claimed.id).execute();
+    near(await msUntilNextStaleTransaction(db, 60), 115_000);
+
+    // Accepted 10 s ago, never claimed: stale in 50 s, before the other.
+    const recent = transaction(secondsAgo(10));
+    await recordAcceptedTransactions(db, [recent]);
+    near(await msUntilNextStaleTransaction(db, 60), 50_000);
+    await markTransactionsDone(db, [recent.id]);
+    near(await msUntilNextStaleTransaction(db, 60), 115_000);
+
+    // Once its back-off has run out the answer is negative, and the claim takes the row.
+    await db.updateTable("accepted_transactions").set({ requeued_at: secondsAgo(125) }).where("id", "=", claimed.id).execute();
+    near(await msUntilNextStaleTransaction(db, 60), -5_000);
+    expect(await claimedIds(60)).toEqual([claimed.id]);
   });
 });

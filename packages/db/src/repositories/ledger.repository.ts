@@ -86,6 +86,24 @@ export async function claimStaleTransactions(db: Db, graceSeconds: number, limit
 }
 
 /**
+ * In how many milliseconds the next open transaction turns stale, as claimStaleTransactions
+ * reckons it (its grace after acceptance, and its back-off after a claim), or null when none
+ * is open: how long the reconciler may sleep. Negative when one is stale already.
+ */
+export async function msUntilNextStaleTransaction(db: Db, graceSeconds: number): Promise<number | null> {
+  const { rows } = await sql<{ ms: number | string | null }>`
+    select extract(epoch from least(
+      (select min(accepted_at) from accepted_transactions where state = 'open' and requeued_at is null) + make_interval(secs => ${graceSeconds}),
+      (select min(greatest(
+          accepted_at + make_interval(secs => ${graceSeconds}),
+          requeued_at + make_interval(secs => ${graceSeconds} * power(2, least(requeues - 1, ${MAX_BACKOFF_DOUBLINGS})))))
+        from accepted_transactions where state = 'open' and requeued_at is not null)
+    ) - now()) * 1000 as ms`.execute(db);
+  const ms = rows[0]?.ms;
+  return ms == null ? null : Math.ceil(Number(ms));
+}
+
+/**
  * Claims up to `limit` open transactions accepted before `startedAt` and not claimed since,
  * oldest first, counting the claim: what a crash left open, for a process that is its
  * database's only one (the embedded monolith at its start). Each row is claimed once per start:
