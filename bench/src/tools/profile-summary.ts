@@ -1,7 +1,9 @@
 /**
  * Summarises a V8 .cpuprofile (from `pnpm bench --profile`): self time by function and by
  * package, so a miss in the table can be traced to where the server spends its CPU.
- * Usage: tsx bench/src/tools/profile-summary.ts <file.cpuprofile> [top]
+ * Usage: tsx bench/src/tools/profile-summary.ts <file.cpuprofile> [top] [--from=<s>] [--to=<s>]
+ * --from and --to keep the samples taken that many seconds after the profile began (a
+ * process profiled from its start with `node --cpu-prof`: its start-up, or its idle minutes).
  */
 import { readFileSync } from "node:fs";
 
@@ -18,16 +20,24 @@ interface Profile {
   endTime: number;
 }
 
-const [file, topArg] = process.argv.slice(2);
+const flags = new Map(process.argv.slice(2).filter((arg) => arg.startsWith("--")).map((arg) => arg.slice(2).split("=") as [string, string]));
+const [file, topArg] = process.argv.slice(2).filter((arg) => !arg.startsWith("--"));
 if (!file) {
-  console.error("usage: profile-summary.ts <file.cpuprofile> [top]");
+  console.error("usage: profile-summary.ts <file.cpuprofile> [top] [--from=<s>] [--to=<s>]");
   process.exit(2);
 }
 const top = Number(topArg ?? 25);
+const fromUs = Number(flags.get("from") ?? 0) * 1e6;
+const toUs = Number(flags.get("to") ?? Number.POSITIVE_INFINITY) * 1e6;
 const profile = JSON.parse(readFileSync(file, "utf8")) as Profile;
 const byId = new Map(profile.nodes.map((n) => [n.id, n]));
 const self = new Map<number, number>();
-profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+let at = 0;
+profile.samples.forEach((id, i) => {
+  const delta = profile.timeDeltas[i] ?? 0;
+  at += delta;
+  if (at >= fromUs && at < toUs) self.set(id, (self.get(id) ?? 0) + delta);
+});
 const total = [...self.values()].reduce((a, b) => a + b, 0);
 
 function packageOf(url: string): string {
