@@ -94,7 +94,7 @@ const noPayload: JSONSchemaType<Record<string, never>> = { type: "object", addit
  * Each job's payload schema, typed by its payload: a field added to a payload type and not to
  * its schema (or the other way round) does not compile.
  */
-const SCHEMAS: { [N in JobName]: JSONSchemaType<JobPayloads[N]> } = {
+export const SCHEMAS: { [N in JobName]: JSONSchemaType<JobPayloads[N]> } = {
   "parse-message": {
     type: "object",
     additionalProperties: false,
@@ -179,12 +179,25 @@ export const JOB_OPTIONS: Record<JobName, { queue: string; attempts: number; bac
   "deliver-webhook": { queue: "webhooks", attempts: 5, backoffMs: 1000 },
 };
 
-const ajv = new Ajv({ allErrors: true });
-const validators = Object.fromEntries(Object.entries(SCHEMAS).map(([name, schema]) => [name, ajv.compile(schema)])) as Record<JobName, ValidateFunction>;
+// No check of each schema against JSON Schema's meta-schema when it compiles: the first such
+// check compiles the meta-schema itself, ~70 ms of every process's start (issue 34) for schemas
+// written here once; catalog.test.ts makes it.
+const ajv = new Ajv({ allErrors: true, validateSchema: false });
+
+/**
+ * `schema`'s validator, compiled on its first use rather than when this module loads: a
+ * process uses a few of them.
+ */
+function compiledOnUse<T = unknown>(schema: object): () => ValidateFunction<T> {
+  let validate: ValidateFunction<T> | undefined;
+  return () => (validate ??= ajv.compile<T>(schema));
+}
+
+const validators = Object.fromEntries(Object.entries(SCHEMAS).map(([name, schema]) => [name, compiledOnUse(schema)])) as Record<JobName, () => ValidateFunction>;
 
 /** Throws when `payload` is not a valid payload of job `name`. */
 export function assertJobPayload<N extends JobName>(name: N, payload: unknown): asserts payload is JobPayloads[N] {
-  const validate = validators[name];
+  const validate = validators[name]();
   if (!validate(payload)) throw new Error(`invalid ${name} payload: ${ajv.errorsText(validate.errors)}`);
 }
 
@@ -209,7 +222,7 @@ export interface CredentialChange {
 }
 
 /** Like the arrival event's, it allows other fields, for a publisher newer than its subscribers. */
-const credentialChangeSchema: JSONSchemaType<CredentialChange> = {
+export const credentialChangeSchema: JSONSchemaType<CredentialChange> = {
   type: "object",
   required: ["scope", "id"],
   properties: {
@@ -230,7 +243,7 @@ export interface ArrivalEvent {
  * An arrival event's schema. It allows other fields: a publisher newer than its subscribers (a
  * fleet half-way through a deploy) may add one.
  */
-const arrivalEventSchema: JSONSchemaType<ArrivalEvent> = {
+export const arrivalEventSchema: JSONSchemaType<ArrivalEvent> = {
   type: "object",
   required: ["inbox_id", "message_id", "seq"],
   properties: {
@@ -239,20 +252,22 @@ const arrivalEventSchema: JSONSchemaType<ArrivalEvent> = {
     seq: { type: "string", pattern: "^[0-9]+$" },
   },
 };
-const validateArrivalEvent = ajv.compile(arrivalEventSchema);
+const arrivalEventValidator = compiledOnUse<ArrivalEvent>(arrivalEventSchema);
 
 /**
  * `value` as an ArrivalEvent, or why it is not one. Buses check what they receive with it, so
  * a malformed event (from another process, or a bug) reaches no subscriber.
  */
 export function checkArrivalEvent(value: unknown): { event: ArrivalEvent; problem: null } | { event: null; problem: string } {
+  const validateArrivalEvent = arrivalEventValidator();
   return validateArrivalEvent(value) ? { event: value, problem: null } : { event: null, problem: ajv.errorsText(validateArrivalEvent.errors) };
 }
 
-const validateCredentialChange = ajv.compile(credentialChangeSchema);
+const credentialChangeValidator = compiledOnUse<CredentialChange>(credentialChangeSchema);
 
 /** `value` as a CredentialChange, or why it is not one; buses check what they receive with it. */
 export function checkCredentialChange(value: unknown): { change: CredentialChange; problem: null } | { change: null; problem: string } {
+  const validateCredentialChange = credentialChangeValidator();
   return validateCredentialChange(value)
     ? { change: value, problem: null }
     : { change: null, problem: ajv.errorsText(validateCredentialChange.errors) };

@@ -1,5 +1,5 @@
 import { MailstopError } from "@mailstop/core";
-import { publicDocument } from "./document";
+import { adminDocument, publicDocument } from "./document";
 import { buildValidators } from "./validator";
 
 const validators = buildValidators(publicDocument());
@@ -21,9 +21,12 @@ function issues(operationId: string, parts: Parameters<typeof validate>[1]) {
 }
 
 describe("request validation derived from the OpenAPI document", () => {
-  it("has a validator for every operation, each of which compiles (when prepared: a process compiles those it serves)", () => {
+  it("has a validator for every operation, each of which compiles (when prepared: a process compiles each on its route's first request)", () => {
     expect(validators.size).toBeGreaterThanOrEqual(37);
     for (const validator of validators.values()) expect(() => validator.prepare()).not.toThrow();
+    const admin = buildValidators(adminDocument());
+    expect(admin.size).toBeGreaterThan(5);
+    for (const validator of admin.values()) expect(() => validator.prepare()).not.toThrow();
   });
 
   describe("POST /v1/messages/wait", () => {
