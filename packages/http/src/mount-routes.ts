@@ -1,7 +1,7 @@
 import type { Request, Response, Router } from "express";
 import { MailstopError, secretMatchesHash, sha256 } from "@mailstop/core";
 import type { Db } from "@mailstop/db";
-import { type OpenApiDocument, buildValidators } from "@mailstop/openapi";
+import { type OpenApiDocument, type OperationValidator, buildValidators } from "@mailstop/openapi";
 import { enforceAllowance } from "./allowance";
 import type { HeldRoutes, OperationHandler } from "./held-routes";
 import type { ApiKeyLookup } from "./api-key-cache";
@@ -45,6 +45,7 @@ function adminGuard(adminToken: string): (req: Request) => void {
 export function mountRoutes(router: Router, set: RouteSet, options: MountOptions, held: HeldRoutes): void {
   const validators = buildValidators(set.document);
   const checkAdmin = options.adminToken === null ? null : adminGuard(options.adminToken);
+  const mounted: OperationValidator[] = [];
 
   for (const route of set.routes) {
     const validator = validators.get(route.operationId);
@@ -55,9 +56,7 @@ export function mountRoutes(router: Router, set: RouteSet, options: MountOptions
       throw new Error(`route ${route.operationId}: access ${route.access} contradicts x-scope ${String(spec.scope)}`);
     }
     if (route.access === "admin" && checkAdmin === null) continue;
-    // Its schemas compile on its first request, not here: compiling every mounted route's was
-    // ~0.4 s of the monolith's 2.7 s start (issue 34), and validator.test.ts compiles every
-    // operation of the documents, so none can fail on a request.
+    mounted.push(validator);
     const limitRate = rateLimitCheck(options.rateLimits, spec, keyed);
     const authOptions = { region: options.region, requiredScope: spec.scope ?? null };
 
@@ -90,4 +89,31 @@ export function mountRoutes(router: Router, set: RouteSet, options: MountOptions
     if (route.held === true) held.add(spec.method, spec.expressPath, handle);
     else router[spec.method](spec.expressPath, handle);
   }
+  compileAfterStartUp(mounted);
+}
+
+/** How long after its routes are mounted a process starts compiling their validators: past its start-up. */
+export const VALIDATOR_WARM_UP_DELAY_MS = 1_000;
+
+/**
+ * Compiles the mounted routes' validators in the background, one per turn of the event loop,
+ * from VALIDATOR_WARM_UP_DELAY_MS on: not before the process answers /health (compiling them
+ * all was ~0.4 s of the monolith's 2.7 s start, issue 34), and before most first requests (a
+ * route whose first request compiled its own schemas answered 10 to 50 ms later; a first wait
+ * sent just before its message could miss it). A request that comes first compiles its own.
+ * validator.test.ts compiles every operation of the documents, so none can fail here; were
+ * one to, its route's requests would report it.
+ */
+function compileAfterStartUp(validators: OperationValidator[]): void {
+  const next = () => {
+    const validator = validators.shift();
+    if (validator === undefined) return;
+    try {
+      validator.prepare();
+    } catch {
+      // Reported by the route's own requests (see above).
+    }
+    setImmediate(next);
+  };
+  setTimeout(next, VALIDATOR_WARM_UP_DELAY_MS).unref();
 }
