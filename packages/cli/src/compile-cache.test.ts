@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
+import { useTempDir } from "@mailstop/testkit/src/temp-dir";
 
 // bin/mailstop.cjs turns on Node's module compile cache (issue 34): a start after the first
 // reads V8's code for the bundle and its packages from disk instead of compiling it again.
@@ -9,18 +9,14 @@ import { join } from "node:path";
 const BIN = join(__dirname, "..", "bin", "mailstop.cjs");
 
 describe("the mailstop binary", () => {
-  let dir: string;
-  beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), "mailstop-compile-cache-"));
-  });
-  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+  const dir = useTempDir("compile-cache");
 
   const run = (env: Record<string, string>) => {
     const { NODE_COMPILE_CACHE: _, NODE_DISABLE_COMPILE_CACHE: __, ...inherited } = process.env;
-    execFileSync(process.execPath, [BIN, "--version"], { env: { ...inherited, TMPDIR: dir, ...env }, stdio: "ignore", timeout: 60_000 });
+    execFileSync(process.execPath, [BIN, "--version"], { env: { ...inherited, TMPDIR: dir(), ...env }, stdio: "ignore", timeout: 60_000 });
   };
   const cached = () => {
-    const cache = join(dir, "node-compile-cache");
+    const cache = join(dir(), "node-compile-cache");
     return existsSync(cache) ? readdirSync(cache, { recursive: true }).length : 0;
   };
 

@@ -1,27 +1,10 @@
 // `generate` writes the edge's nginx config and Ingress from packages/deploy/src; `--check`
 // renders them in memory and fails when a committed file differs.
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { dirname, resolve } from "node:path";
+import { relative, resolve } from "node:path";
+import { writeOrCheckGenerated } from "@mailstop/core/generated-files";
 import { REPO_ROOT, generatedFiles } from "../src/generated-files";
 
-const check = process.argv.includes("--check");
-let drift = false;
-for (const [path, content] of Object.entries(generatedFiles())) {
-  const target = resolve(REPO_ROOT, path);
-  if (!check) {
-    mkdirSync(dirname(target), { recursive: true });
-    writeFileSync(target, content);
-    continue;
-  }
-  let committed = "";
-  try {
-    committed = readFileSync(target, "utf8");
-  } catch {
-    // missing: reported below as drift
-  }
-  if (committed !== content) {
-    console.error(`${path} is out of date with packages/deploy/src: run \`pnpm generate\`.`);
-    drift = true;
-  }
-}
-if (drift) process.exit(1);
+const files = Object.fromEntries(Object.entries(generatedFiles()).map(([path, content]) => [resolve(REPO_ROOT, path), content]));
+const drifted = writeOrCheckGenerated(files, process.argv.includes("--check"));
+for (const path of drifted) console.error(`${relative(REPO_ROOT, path)} is out of date with packages/deploy/src: run \`pnpm generate\`.`);
+if (drifted.length > 0) process.exit(1);

@@ -1,8 +1,8 @@
 import { once } from "node:events";
-import { mkdtempSync, readFileSync, rmSync, utimesSync } from "node:fs";
+import { readFileSync, utimesSync } from "node:fs";
 import { createServer } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { useTempDir } from "@mailstop/testkit/src/temp-dir";
 import { PORT_RESERVATIONS_DIR, PORT_RESERVATION_MS, SEARCH_FROM, ephemeralPortFloor, freePort, reservePort } from "./probes";
 
 describe("freePort", () => {
@@ -26,25 +26,21 @@ describe("freePort", () => {
 });
 
 describe("reservePort", () => {
-  let dir: string;
-  beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), "mailstop-reservations-"));
-  });
-  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+  const dir = useTempDir("reservations");
 
   it("reserves a port once: a second taker (another process, reading the same record) is refused", () => {
-    expect(reservePort(20_001, dir)).toBe(true);
-    expect(readFileSync(join(dir, "20001"), "utf8")).toBe(String(process.pid));
-    expect(reservePort(20_001, dir)).toBe(false);
-    expect(reservePort(20_002, dir)).toBe(true);
+    expect(reservePort(20_001, dir())).toBe(true);
+    expect(readFileSync(join(dir(), "20001"), "utf8")).toBe(String(process.pid));
+    expect(reservePort(20_001, dir())).toBe(false);
+    expect(reservePort(20_002, dir())).toBe(true);
   });
 
   it("lets a reservation older than the hold be taken over, then holds it again", () => {
-    expect(reservePort(20_003, dir)).toBe(true);
+    expect(reservePort(20_003, dir())).toBe(true);
     const past = (Date.now() - PORT_RESERVATION_MS - 1000) / 1000;
-    utimesSync(join(dir, "20003"), past, past);
-    expect(reservePort(20_003, dir)).toBe(true);
-    expect(reservePort(20_003, dir)).toBe(false);
+    utimesSync(join(dir(), "20003"), past, past);
+    expect(reservePort(20_003, dir())).toBe(true);
+    expect(reservePort(20_003, dir())).toBe(false);
   });
 
   it("is what freePort records for every port it hands out", async () => {
