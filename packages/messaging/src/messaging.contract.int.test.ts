@@ -256,10 +256,12 @@ describe.each(inWorld<[string, () => Promise<Db>]>({ engines: [["PostgreSQL", po
     const db = await database();
     const queue = new DatabaseJobQueue(db);
     await queue.enqueue("parse-message", job("tx-crash"), { jobId: "tx-crash" });
-    // A worker claims it for 500 ms and is never heard of again.
+    // A worker claims it for 500 ms and is never heard of again. The clock starts before the
+    // claim: its 500 ms count from the claim's statement, which a loaded machine may answer
+    // tens of milliseconds later.
+    const claimedAt = Date.now();
     expect(await claimJobs(db, ["parse-message"], 10, 500)).toHaveLength(1);
     let ran: (attempt: number) => void = () => undefined;
-    const claimedAt = Date.now();
     const worker = startDatabaseWorker(queue, db, { "parse-message": async (_payload, attempt) => ran(attempt) }, { concurrency: 1, logger, lockDurationMs: 5000 });
     try {
       const attempt = await deadline<number>(10_000, (resolve) => (ran = resolve));
