@@ -21,7 +21,7 @@ function issues(operationId: string, parts: Parameters<typeof validate>[1]) {
 }
 
 describe("request validation derived from the OpenAPI document", () => {
-  it("has a validator for every operation, each of which compiles (when prepared: a process compiles each on its route's first request)", () => {
+  it("has a validator for every operation, each of which compiles (when prepared: a process compiles its routes' in the background after start-up, or on a first request that comes sooner)", () => {
     expect(validators.size).toBeGreaterThanOrEqual(37);
     for (const validator of validators.values()) expect(() => validator.prepare()).not.toThrow();
     const admin = buildValidators(adminDocument());

@@ -13,11 +13,10 @@ export interface Connection {
 
 type Dkim = AuthenticationCheck["dkim"][number];
 
-// Required on the first check, not at start: mailauth brings joi, undici and an ASN.1 stack
-// (for BIMI certificates), ~14 MB of heap that a process checking no message never needs
-// (docs/performance.md "What a process loads").
-let mailauth: typeof import("mailauth") | null = null;
-const loadMailauth = () => (mailauth ??= require("mailauth") as typeof import("mailauth"));
+// Required on the first check, not at start (require caches it after): mailauth brings joi,
+// undici and an ASN.1 stack (for BIMI certificates), ~14 MB of heap that a process checking no
+// message never needs (docs/performance.md "What a process loads").
+const loadMailauth = () => require("mailauth") as typeof import("mailauth");
 
 // mailauth reports a key that cannot be used (absent, unparseable, of an unknown version or
 // type) as neutral; RFC 6376 §6.1.2 makes each a PERMFAIL, `permerror` in RFC 8601's words.
