@@ -12,7 +12,7 @@ const transform = {
 // ESM packages built for Node (packages/sdk) import their own modules as `./x.js`, which is
 // `./x.ts` in the sources jest runs: drop the extension and let jest resolve it.
 const moduleNameMapper = { "^(\\.{1,2}/.*)\\.js$": "$1" };
-const shared = { transform, moduleNameMapper, testEnvironment: "node", roots: ["<rootDir>/packages", "<rootDir>/services"] };
+const shared = { transform, moduleNameMapper, testEnvironment: "node", roots: ["<rootDir>/packages", "<rootDir>/services", "<rootDir>/bench"] };
 
 /**
  * The files that run in both worlds: the end-to-end files (they talk to a started mailstop over
