@@ -1,5 +1,5 @@
 import { type Socket, createConnection } from "node:net";
-import { type SmtpReply, SmtpReplyReader } from "@mailstop/deploy";
+import { type SmtpReply, readReplies } from "@mailstop/deploy";
 
 export type Reply = SmtpReply;
 
@@ -10,20 +10,18 @@ export type Reply = SmtpReply;
  * the server share the cores.
  */
 export class SmtpClient {
-  private readonly reader = new SmtpReplyReader();
   private readonly pending: Array<{ resolve: (reply: Reply) => void; reject: (error: Error) => void }> = [];
   private failure: Error | null = null;
 
   private constructor(private readonly socket: Socket) {
-    socket.setNoDelay(true);
-    socket.setEncoding("latin1");
-    socket.on("data", (chunk: string) => this.onData(chunk));
-    const fail = (error: Error) => {
-      this.failure ??= error;
-      for (const waiter of this.pending.splice(0)) waiter.reject(this.failure);
-    };
-    socket.on("error", fail);
-    socket.on("close", () => fail(new Error("connection closed")));
+    readReplies(
+      socket,
+      (reply) => this.pending.shift()?.resolve(reply),
+      (cause) => {
+        this.failure = cause ?? new Error("connection closed");
+        for (const waiter of this.pending.splice(0)) waiter.reject(this.failure);
+      },
+    );
   }
 
   /** Connects, reads the greeting and says EHLO. */
@@ -39,10 +37,6 @@ export class SmtpClient {
     const ehlo = await client.command("EHLO bench.example");
     if (ehlo.code !== 250) throw new Error(`EHLO ${ehlo.code} ${ehlo.text}`);
     return client;
-  }
-
-  private onData(chunk: string): void {
-    for (const reply of this.reader.push(chunk)) this.pending.shift()?.resolve(reply);
   }
 
   private read(): Promise<Reply> {

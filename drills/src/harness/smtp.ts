@@ -1,5 +1,5 @@
 import { type Socket, createConnection } from "node:net";
-import { type SmtpReply, SmtpReplyReader } from "@mailstop/deploy";
+import { type SmtpReply, readReplies } from "@mailstop/deploy";
 
 export type Reply = SmtpReply;
 
@@ -12,21 +12,22 @@ export class NoReply extends Error {}
  * crash must show up as a missing reply, never as a hang.
  */
 export class SmtpSession {
-  private readonly reader = new SmtpReplyReader();
   private readonly replies: Reply[] = [];
   private waiter: (() => void) | null = null;
   private ended: Error | null = null;
 
   private constructor(private readonly socket: Socket) {
-    socket.setNoDelay(true);
-    socket.setEncoding("latin1");
-    socket.on("data", (chunk: string) => this.onData(chunk));
-    const end = (error: Error) => {
-      this.ended ??= error;
-      this.wake();
-    };
-    socket.on("error", (error) => end(new NoReply(`connection error: ${error.message}`)));
-    socket.on("close", () => end(new NoReply("connection closed")));
+    readReplies(
+      socket,
+      (reply) => {
+        this.replies.push(reply);
+        this.wake();
+      },
+      (cause) => {
+        this.ended = new NoReply(cause ? `connection error: ${cause.message}` : "connection closed");
+        this.wake();
+      },
+    );
   }
 
   /** Connects and reads the greeting (220, or 421 from an edge that is shutting down). */
@@ -44,11 +45,6 @@ export class SmtpSession {
       session.close();
       throw error;
     }
-  }
-
-  private onData(chunk: string): void {
-    this.replies.push(...this.reader.push(chunk));
-    this.wake();
   }
 
   private wake(): void {

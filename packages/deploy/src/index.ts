@@ -3,4 +3,4 @@ export { EDGE_ROUTES, LONG_LIVED_TIMEOUT_S, routeOf, type EdgeRoute, type EdgeUp
 export { startFleet, findExecutable, mailstopBin, type Fleet, type FleetOptions, type FleetProcess } from "./fleet";
 export type { ProcessExit } from "./managed-process";
 export { freePort, httpOk, tcpAnswers } from "./probes";
-export { SmtpReplyReader, type SmtpReply } from "./smtp-replies";
+export { SmtpReplyReader, readReplies, type SmtpReply } from "./smtp-replies";

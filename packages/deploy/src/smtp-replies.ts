@@ -1,3 +1,5 @@
+import type { Socket } from "node:net";
+
 /** One SMTP reply: its code and its text (continuation lines joined by newlines). */
 export interface SmtpReply {
   code: number;
@@ -30,4 +32,27 @@ export class SmtpReplyReader {
     }
     return replies;
   }
+}
+
+/**
+ * Reads a raw client's connection: each reply to `onReply` as it completes, then `onEnd` once,
+ * with the error that ended the connection or null when it closed without one (a socket that
+ * fails emits "close" too, after "error"). No Nagle delay: a command must go out when written,
+ * or the client would time the kernel's wait rather than the server.
+ */
+export function readReplies(socket: Socket, onReply: (reply: SmtpReply) => void, onEnd: (cause: Error | null) => void): void {
+  const reader = new SmtpReplyReader();
+  let ended = false;
+  const end = (cause: Error | null) => {
+    if (ended) return;
+    ended = true;
+    onEnd(cause);
+  };
+  socket.setNoDelay(true);
+  socket.setEncoding("latin1");
+  socket.on("data", (chunk: string) => {
+    for (const reply of reader.push(chunk)) onReply(reply);
+  });
+  socket.on("error", end);
+  socket.on("close", () => end(null));
 }
