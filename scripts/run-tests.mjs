@@ -8,24 +8,13 @@
 // missing engine or nginx is a failure: CI must run every world.
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, rmSync } from "node:fs";
-import { createConnection } from "node:net";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
+import { tsImport } from "tsx/esm/api";
 
-function listens(url) {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve) => {
-    const socket = createConnection({ host: hostname, port: Number(port) });
-    const settle = (answer) => {
-      socket.destroy();
-      resolve(answer);
-    };
-    socket.setTimeout(2000);
-    socket.once("connect", () => settle(true));
-    socket.once("error", () => settle(false));
-    socket.once("timeout", () => settle(false));
-  });
-}
+// The workspace's own probe (packages/deploy), loaded through tsx: this script runs on plain node.
+const { tcpAnswers } = await tsImport("../packages/deploy/src/probes.ts", import.meta.url);
+const listens = (url) => tcpAnswers(new URL(url).hostname, Number(new URL(url).port), 2000);
 
 function dockerAnswers() {
   const probe = spawnSync("docker", ["info", "--format", "{{.ServerVersion}}"], { timeout: 5000, encoding: "utf8" });

@@ -1,12 +1,10 @@
 #!/usr/bin/env node
 // The image's health check: node, because the slim image has neither curl nor wget.
 //   healthcheck.cjs http <port> <path>   GET http://127.0.0.1:<port><path> answers 2xx
-//   healthcheck.cjs tcp <port>           something accepts a TCP connection on <port>
 //   healthcheck.cjs                      the check of $TARGET (the Dockerfile's HEALTHCHECK)
 // compose and Kubernetes pass each service's check from packages/deploy/src/fleet-services.ts.
 "use strict";
 const http = require("node:http");
-const net = require("node:net");
 
 const TIMEOUT_MS = 4000;
 
@@ -18,20 +16,6 @@ function checkHttp(port, path) {
     });
     request.on("timeout", () => request.destroy());
     request.on("error", () => resolve(false));
-  });
-}
-
-function checkTcp(port) {
-  return new Promise((resolve) => {
-    const socket = net.createConnection({ host: "127.0.0.1", port });
-    const settle = (ok) => {
-      socket.destroy();
-      resolve(ok);
-    };
-    socket.setTimeout(TIMEOUT_MS);
-    socket.once("connect", () => settle(true));
-    socket.once("error", () => settle(false));
-    socket.once("timeout", () => settle(false));
   });
 }
 
@@ -53,5 +37,5 @@ function byTarget(target) {
 }
 
 const [kind, port, path] = process.argv.slice(2);
-const check = kind === "http" ? checkHttp(Number(port), path || "/health") : kind === "tcp" ? checkTcp(Number(port)) : byTarget(process.env.TARGET || "all");
+const check = kind === "http" ? checkHttp(Number(port), path || "/health") : byTarget(process.env.TARGET || "all");
 check.then((ok) => process.exit(ok ? 0 : 1));
