@@ -87,6 +87,19 @@ describe("the IANA special-purpose registries", () => {
     },
   );
 
+  it("reads every entry of the registries' data file with the columns the guard needs", () => {
+    expect([IPV4_SPECIAL_PURPOSE.length, IPV6_SPECIAL_PURPOSE.length]).toEqual([26, 25]);
+    for (const block of registries) {
+      expect([block.prefix, ipaddr.isValidCIDR(block.prefix), typeof block.name, typeof block.rfc, [true, false, "N/A"]]).toEqual([
+        block.prefix,
+        true,
+        "string",
+        "string",
+        expect.arrayContaining([block.globallyReachable]),
+      ]);
+    }
+  });
+
   it("refuses the NAT64 prefix, global per IANA: 64:ff9b::7f00:1 is 127.0.0.1 behind a translator", () => {
     for (const address of samples(translated)) expect(isAllowedAddress(address, none)).toBe(false);
     expect(isAllowedAddress("64:ff9b::808:808", allowedNetworks(["64:ff9b::/96"], "production"))).toBe(true);
