@@ -1,6 +1,7 @@
 import type { Selectable } from "kysely";
 import { type Db, inTransaction } from "../database";
 import type { DomainCheck, DomainsTable } from "../tables/inbox.table";
+import { camelCaseRow } from "./camel-case-row";
 import { type IdPage, newestFirst } from "./id-page";
 
 export type { DomainCheck } from "../tables/inbox.table";
@@ -18,17 +19,7 @@ export interface Domain {
 }
 
 function toDomain(row: Selectable<DomainsTable>): Domain {
-  return {
-    id: row.id,
-    projectId: row.project_id,
-    domain: row.domain,
-    status: row.status,
-    ownershipToken: row.ownership_token,
-    createdAt: row.created_at,
-    verifiedAt: row.verified_at,
-    lastCheckedAt: row.last_checked_at,
-    lastCheck: row.last_check,
-  };
+  return camelCaseRow(row);
 }
 
 /** The project's domain with that id; another project's domain is invisible. */

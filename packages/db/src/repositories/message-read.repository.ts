@@ -3,6 +3,8 @@ import { jsonArrayFrom } from "kysely/helpers/postgres";
 import { type Db, inTransaction } from "../database";
 import { type Database, type Labels, MESSAGE_COLUMNS } from "../tables";
 import { compiledOnce } from "../compiled-once";
+import { camelCaseRow } from "./camel-case-row";
+import { liveAt, readableAt } from "./message-scopes";
 import { prepareVaryingStatement } from "../prepared-statements";
 import type { ParsedContent } from "./message.repository";
 import { lowerMessageCounts, lowerStoredBytes } from "./counters";
@@ -114,56 +116,17 @@ function readableMessages(db: Db, projectId: string, now: Date) {
       ).as("attachment_rows"),
     )
     .where("m.project_id", "=", projectId)
-    .where("m.deleted_at", "is", null)
-    .where("m.visible_at", "<=", now)
-    .where("m.expires_at", ">", now);
+    .where(readableAt(now));
 }
 
 type ReadableRow = Awaited<ReturnType<ReturnType<typeof readableMessages>["executeTakeFirstOrThrow"]>>;
 
-function toRecord(row: ReadableRow): MessageRecord {
+// A readable row is never tombstoned: its deleted_at says nothing.
+function toRecord({ from_address, from_name, attachment_rows, deleted_at: _, ...row }: ReadableRow): MessageRecord {
   return {
-    id: row.id,
-    projectId: row.project_id,
-    inboxId: row.inbox_id,
-    inboxAddress: row.inbox_address,
-    seq: row.seq,
-    streamSeq: row.stream_seq,
-    kind: row.kind,
-    rawKey: row.raw_key,
-    size: row.size,
-    envelopeFrom: row.envelope_from,
-    envelopeTo: row.envelope_to,
-    messageId: row.message_id,
-    correlationId: row.correlation_id,
-    subject: row.subject,
-    from: row.from_address === null ? null : { address: row.from_address, name: row.from_name },
-    to: row.to,
-    cc: row.cc,
-    replyTo: row.reply_to,
-    headers: row.headers,
-    labels: row.labels,
-    textBody: row.text_body,
-    htmlBody: row.html_body,
-    headerBlock: row.header_block,
-    parts: row.parts,
-    codes: row.codes,
-    links: row.links,
-    parseError: row.parse_error,
-    parseWarnings: row.parse_warnings,
-    checks: row.checks,
-    complaint: row.complaint,
-    receivedAt: row.received_at,
-    visibleAt: row.visible_at,
-    expiresAt: row.expires_at,
-    attachments: row.attachment_rows.map((a) => ({
-      id: a.id,
-      position: a.position,
-      filename: a.filename,
-      contentType: a.content_type,
-      size: a.size,
-      blobKey: a.blob_key,
-    })),
+    ...camelCaseRow(row),
+    from: from_address === null ? null : { address: from_address, name: from_name },
+    attachments: attachment_rows.map((attachment) => camelCaseRow(attachment)),
   };
 }
 
@@ -226,8 +189,7 @@ export async function tombstoneLiveMessages(trx: Db, projectId: string, now: Dat
     .updateTable("messages")
     .set({ deleted_at: now })
     .where("project_id", "=", projectId)
-    .where("deleted_at", "is", null)
-    .where("expires_at", ">", now)
+    .where(liveAt(now))
     .where(which)
     .returning(["id", "inbox_id", "project_id", "size"])
     .execute();
@@ -258,8 +220,7 @@ export async function listStreamMessages(
     .where("project_id", "=", projectId)
     .where("inbox_id", "=", inboxId)
     .where("stream_seq", ">", afterSeq)
-    .where("deleted_at", "is", null)
-    .where("expires_at", ">", now)
+    .where(liveAt(now))
     .orderBy("stream_seq")
     .limit(limit)
     .execute();

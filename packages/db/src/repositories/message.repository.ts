@@ -3,6 +3,7 @@ import { sql } from "kysely";
 import type { Db } from "../database";
 import type { LinkCheck } from "../tables/message.table";
 import { compiledOnce } from "../compiled-once";
+import { readableAt } from "./message-scopes";
 import { STORE_SQL, addCopyFields, addSourceFields, bodiesOf } from "./message-store.columns";
 import type { MessageCopy, StoreMessageInput, StoredCopy } from "./message-store.types";
 
@@ -229,9 +230,7 @@ export async function storeLinkCheck(db: Db, projectId: string, messageId: strin
     .set({ checks: sql<string>`coalesce(checks, '{}'::jsonb) || jsonb_build_object('links', ${JSON.stringify(links)}::jsonb)` })
     .where("project_id", "=", projectId)
     .where("id", "=", messageId)
-    .where("deleted_at", "is", null)
-    .where("visible_at", "<=", now)
-    .where("expires_at", ">", now)
+    .where(readableAt(now))
     .returning("id")
     .executeTakeFirst();
   return row !== undefined;

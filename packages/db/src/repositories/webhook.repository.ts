@@ -3,6 +3,7 @@ import type { Db } from "../database";
 import { inTransaction } from "../database";
 import { systemSource } from "@mailstop/core";
 import { recordAudit } from "./audit.repository";
+import { camelCaseRow } from "./camel-case-row";
 import { type IdPage, newestFirst } from "./id-page";
 import type { WebhookAttemptsTable, WebhookDeliveriesTable, WebhookEventType, WebhooksTable } from "../tables/webhook.table";
 
@@ -24,21 +25,9 @@ export interface Webhook {
   updatedAt: Date;
 }
 
-function toWebhook(row: Selectable<WebhooksTable>): Webhook {
-  return {
-    id: row.id,
-    projectId: row.project_id,
-    url: row.url,
-    events: row.events,
-    description: row.description,
-    enabled: row.enabled,
-    disabledReason: row.disabled_reason,
-    secretSealed: row.secret_sealed,
-    previousSecretSealed: row.previous_secret_sealed,
-    previousSecretUntil: row.previous_secret_until,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
+// The failing streak is the delivery loop's count (recordAttempt), not part of the endpoint.
+function toWebhook({ failing_streak: _, ...row }: Selectable<WebhooksTable>): Webhook {
+  return camelCaseRow(row);
 }
 
 export async function insertWebhook(
