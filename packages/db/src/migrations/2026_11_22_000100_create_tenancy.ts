@@ -1,27 +1,27 @@
 import { type Kysely, sql } from "kysely";
-import { createProjectTable } from "./project-table";
+import { belongsTo, createKeySet, createProjectTable, createdAt, textId } from "./project-table";
 
 // Organisations own projects; projects own keys, the SMTP credential and every inbox.
 // Secrets are stored only as SHA-256 digests (bytea), never in clear.
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable("organisations")
-    .addColumn("id", "text", (c) => c.primaryKey())
+    .$call(textId)
     .addColumn("name", "text", (c) => c.notNull())
     .addColumn("suspended", "boolean", (c) => c.notNull().defaultTo(false))
     .addColumn("organisation_limits", "boolean", (c) => c.notNull().defaultTo(false))
-    .addColumn("created_at", "timestamptz", (c) => c.notNull().defaultTo(sql`now()`))
+    .$call(createdAt)
     .execute();
 
   await db.schema
     .createTable("projects")
-    .addColumn("id", "text", (c) => c.primaryKey())
-    .addColumn("organisation_id", "text", (c) => c.notNull().references("organisations.id").onDelete("cascade"))
+    .$call(textId)
+    .addColumn("organisation_id", "text", belongsTo("organisations"))
     .addColumn("key", "text", (c) => c.notNull().unique())
     .addColumn("region", "text", (c) => c.notNull().check(sql`region in ('us', 'eu')`))
     .addColumn("max_concurrent_waits", "integer", (c) => c.notNull().defaultTo(100))
     .addColumn("ingest_ceiling", "bigint")
-    .addColumn("created_at", "timestamptz", (c) => c.notNull().defaultTo(sql`now()`))
+    .$call(createdAt)
     .execute();
   await db.schema.createIndex("projects_organisation_idx").on("projects").column("organisation_id").execute();
 
@@ -31,7 +31,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("scopes", sql`text[]`, (c) => c.notNull())
     .addColumn("expires_at", "timestamptz")
     .addColumn("revoked_at", "timestamptz")
-    .addColumn("created_at", "timestamptz", (c) => c.notNull().defaultTo(sql`now()`))
+    .$call(createdAt)
     .execute();
   await db.schema.createIndex("api_keys_project_idx").on("api_keys").column("project_id").execute();
 
@@ -40,14 +40,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("project_id", "text", (c) => c.primaryKey().references("projects.id").onDelete("cascade"))
     .addColumn("username", "text", (c) => c.notNull().unique())
     .addColumn("password_hash", "bytea", (c) => c.notNull())
-    .addColumn("created_at", "timestamptz", (c) => c.notNull().defaultTo(sql`now()`))
+    .$call(createdAt)
     .execute();
 
-  await db.schema
-    .createTable("blocked_recipients")
-    .addColumn("address", "text", (c) => c.primaryKey())
-    .addColumn("created_at", "timestamptz", (c) => c.notNull().defaultTo(sql`now()`))
-    .execute();
+  await createKeySet(db, "blocked_recipients", "address");
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

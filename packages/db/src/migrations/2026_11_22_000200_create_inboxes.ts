@@ -1,5 +1,5 @@
 import { type Kysely, sql } from "kysely";
-import { createProjectTable } from "./project-table";
+import { createProjectTable, createdAt } from "./project-table";
 
 export async function up(db: Kysely<any>): Promise<void> {
   // Domain names are globally unique: one project claims a domain.
@@ -7,7 +7,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("domain", "text", (c) => c.notNull().unique())
     .addColumn("status", "text", (c) => c.notNull().defaultTo("pending").check(sql`status in ('pending', 'verified')`))
     .addColumn("ownership_token", "text", (c) => c.notNull())
-    .addColumn("created_at", "timestamptz", (c) => c.notNull().defaultTo(sql`now()`))
+    .$call(createdAt)
     .addColumn("verified_at", "timestamptz")
     .execute();
   await db.schema.createIndex("domains_project_idx").on("domains").columns(["project_id", "id"]).execute();
@@ -20,7 +20,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("address", "text", (c) => c.notNull().unique())
     .addColumn("labels", "jsonb", (c) => c.notNull().defaultTo(sql`'{}'::jsonb`))
     .addColumn("retention_seconds", "integer", (c) => c.notNull())
-    .addColumn("created_at", "timestamptz", (c) => c.notNull().defaultTo(sql`now()`))
+    .$call(createdAt)
     .addColumn("last_message_at", "timestamptz")
     .addColumn("message_count", "integer", (c) => c.notNull().defaultTo(0))
     .execute();

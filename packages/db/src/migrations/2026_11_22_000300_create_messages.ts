@@ -1,11 +1,11 @@
 import { type Kysely, sql } from "kysely";
-import { createProjectTable } from "./project-table";
+import { belongsTo, createProjectTable, textId } from "./project-table";
 
 // Raw first: the exact received bytes live in the object store under `raw_key`; every column
 // here is derived from them by the parser and can be rebuilt by re-parsing.
 export async function up(db: Kysely<any>): Promise<void> {
   await createProjectTable(db, "messages")
-    .addColumn("inbox_id", "text", (c) => c.notNull().references("inboxes.id").onDelete("cascade"))
+    .addColumn("inbox_id", "text", belongsTo("inboxes"))
     // Arrival order: the stream cursor and the "first stored wins" order of waits.
     .addColumn("seq", "bigserial", (c) => c.notNull().unique())
     .addColumn("kind", "text", (c) => c.notNull().check(sql`kind in ('received', 'captured')`))
@@ -46,9 +46,9 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable("attachments")
-    .addColumn("id", "text", (c) => c.primaryKey())
-    .addColumn("message_id", "text", (c) => c.notNull().references("messages.id").onDelete("cascade"))
-    .addColumn("project_id", "text", (c) => c.notNull().references("projects.id").onDelete("cascade"))
+    .$call(textId)
+    .addColumn("message_id", "text", belongsTo("messages"))
+    .addColumn("project_id", "text", belongsTo("projects"))
     .addColumn("position", "integer", (c) => c.notNull())
     .addColumn("filename", "text")
     .addColumn("content_type", "text", (c) => c.notNull())
@@ -61,7 +61,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   // Metering per project, billing period and metric (message.received, message.captured).
   await db.schema
     .createTable("usage_counters")
-    .addColumn("project_id", "text", (c) => c.notNull().references("projects.id").onDelete("cascade"))
+    .addColumn("project_id", "text", belongsTo("projects"))
     .addColumn("period_start", "date", (c) => c.notNull())
     .addColumn("metric", "text", (c) => c.notNull())
     .addColumn("used", "bigint", (c) => c.notNull().defaultTo(0))

@@ -1,4 +1,5 @@
 import { type Kysely, sql } from "kysely";
+import { belongsTo, createdAt } from "./project-table";
 
 // The event stream's cursor is the order in which messages became visible, not the order in
 // which they were stored: a `sim.delay` copy is stored at once but shown seconds later, so a
@@ -21,11 +22,11 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable("stream_tokens")
     .addColumn("token_hash", "bytea", (c) => c.primaryKey())
-    .addColumn("project_id", "text", (c) => c.notNull().references("projects.id").onDelete("cascade"))
-    .addColumn("inbox_id", "text", (c) => c.notNull().references("inboxes.id").onDelete("cascade"))
-    .addColumn("api_key_id", "text", (c) => c.notNull().references("api_keys.id").onDelete("cascade"))
+    .addColumn("project_id", "text", belongsTo("projects"))
+    .addColumn("inbox_id", "text", belongsTo("inboxes"))
+    .addColumn("api_key_id", "text", belongsTo("api_keys"))
     .addColumn("expires_at", "timestamptz", (c) => c.notNull())
-    .addColumn("created_at", "timestamptz", (c) => c.notNull().defaultTo(sql`now()`))
+    .$call(createdAt)
     .execute();
   await db.schema.createIndex("stream_tokens_expires_idx").on("stream_tokens").column("expires_at").execute();
 }

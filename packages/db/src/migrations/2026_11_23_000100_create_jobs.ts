@@ -1,4 +1,5 @@
 import { type Kysely, sql } from "kysely";
+import { createdAt } from "./project-table";
 
 // The job queue of the monolith without Redis: jobs live in the database next to the rows they
 // produce, so a crash after the SMTP edge's 250 loses nothing (the fleet keeps them in BullMQ).
@@ -17,7 +18,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("backoff_ms", "integer", (c) => c.notNull())
     .addColumn("run_at", "timestamptz", (c) => c.notNull().defaultTo(sql`now()`))
     .addColumn("last_error", "text")
-    .addColumn("created_at", "timestamptz", (c) => c.notNull().defaultTo(sql`now()`))
+    .$call(createdAt)
     .execute();
   // A job key (BullMQ's jobId) makes an enqueue idempotent while the job exists.
   await db.schema.createIndex("jobs_job_key").on("jobs").columns(["name", "job_key"]).unique().where(sql.ref("job_key"), "is not", null).execute();

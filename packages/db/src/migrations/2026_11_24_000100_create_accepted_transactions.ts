@@ -1,4 +1,5 @@
 import { type Kysely, sql } from "kysely";
+import { textId } from "./project-table";
 
 // The accept ledger: one row per SMTP transaction the edge answered 250, written before that
 // 250. The parse job in the queue is only the fast path; a row still open after a grace period
@@ -11,7 +12,7 @@ import { type Kysely, sql } from "kysely";
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable("accepted_transactions")
-    .addColumn("id", "text", (c) => c.primaryKey())
+    .$call(textId)
     .addColumn("kind", "text", (c) => c.notNull())
     .addColumn("size", "integer", (c) => c.notNull())
     .addColumn("envelope_from", "text")

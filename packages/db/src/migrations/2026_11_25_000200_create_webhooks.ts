@@ -1,5 +1,5 @@
 import { type Kysely, sql } from "kysely";
-import { createProjectTable } from "./project-table";
+import { belongsTo, createProjectTable, createdAt, textId } from "./project-table";
 
 // Webhook endpoints, their outbox and their attempt log.
 //
@@ -18,7 +18,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("previous_secret_sealed", "text")
     .addColumn("previous_secret_until", "timestamptz")
     .addColumn("failing_streak", "integer", (c) => c.notNull().defaultTo(0))
-    .addColumn("created_at", "timestamptz", (c) => c.notNull().defaultTo(sql`now()`))
+    .$call(createdAt)
     .addColumn("updated_at", "timestamptz", (c) => c.notNull().defaultTo(sql`now()`))
     .execute();
   await db.schema.createIndex("webhooks_project_idx").on("webhooks").columns(["project_id", "id"]).execute();
@@ -26,7 +26,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable("webhook_deliveries")
     .addColumn("event_id", "text", (c) => c.notNull())
-    .addColumn("webhook_id", "text", (c) => c.notNull().references("webhooks.id").onDelete("cascade"))
+    .addColumn("webhook_id", "text", belongsTo("webhooks"))
     .addColumn("project_id", "text", (c) => c.notNull())
     .addColumn("event_type", "text", (c) => c.notNull())
     // The signed JSON body; null until the first attempt for an event raised inside a
@@ -37,15 +37,15 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("attempts", "integer", (c) => c.notNull().defaultTo(0))
     .addColumn("next_attempt_at", "timestamptz", (c) => c.notNull().defaultTo(sql`now()`))
     .addColumn("claimed_until", "timestamptz")
-    .addColumn("created_at", "timestamptz", (c) => c.notNull().defaultTo(sql`now()`))
+    .$call(createdAt)
     .addPrimaryKeyConstraint("webhook_deliveries_pkey", ["event_id", "webhook_id"])
     .execute();
   await sql`create index webhook_deliveries_due on webhook_deliveries (next_attempt_at) where state = 'pending'`.execute(db);
 
   await db.schema
     .createTable("webhook_attempts")
-    .addColumn("id", "text", (c) => c.primaryKey())
-    .addColumn("webhook_id", "text", (c) => c.notNull().references("webhooks.id").onDelete("cascade"))
+    .$call(textId)
+    .addColumn("webhook_id", "text", belongsTo("webhooks"))
     .addColumn("project_id", "text", (c) => c.notNull())
     .addColumn("event_id", "text", (c) => c.notNull())
     .addColumn("event_type", "text", (c) => c.notNull())

@@ -1,4 +1,5 @@
 import { type Kysely, sql } from "kysely";
+import { belongsTo } from "./project-table";
 
 // Reservations of metered recipients (docs/decisions.md "Limits that count what they admit"):
 // one row per SMTP transaction and project, holding how many recipients RCPT accepted for a
@@ -11,8 +12,8 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable("ingest_reservations")
     .addColumn("transaction_id", "text", (c) => c.notNull())
-    .addColumn("project_id", "text", (c) => c.notNull().references("projects.id").onDelete("cascade"))
-    .addColumn("organisation_id", "text", (c) => c.notNull().references("organisations.id").onDelete("cascade"))
+    .addColumn("project_id", "text", belongsTo("projects"))
+    .addColumn("organisation_id", "text", belongsTo("organisations"))
     .addColumn("recipients", "integer", (c) => c.notNull())
     .addColumn("expires_at", "timestamptz", (c) => c.notNull())
     .addPrimaryKeyConstraint("ingest_reservations_pk", ["transaction_id", "project_id"])
