@@ -1,4 +1,4 @@
-import { type Http, unwrap } from "../http.js";
+import { type Http, onOne, unwrap } from "../http.js";
 import type { QueryOf, Schemas } from "../types.js";
 
 /** Custom receiving domains: claim, check DNS, read, list, release. */
@@ -14,17 +14,11 @@ export class Domains {
     return unwrap(this.http.api.GET("/v1/domains", { params: { query } }));
   }
 
-  get(id: string): Promise<Schemas["Domain"]> {
-    return unwrap(this.http.api.GET("/v1/domains/{id}", { params: { path: { id } } }));
-  }
+  get(id: string): Promise<Schemas["Domain"]> { return onOne(this.http, "get", "/v1/domains/{id}", id); }
 
   /** Looks the DNS records up now: `verified`, or still `pending` with `last_check.missing`. */
-  verify(id: string): Promise<Schemas["Domain"]> {
-    return unwrap(this.http.api.POST("/v1/domains/{id}/verify", { params: { path: { id } } }));
-  }
+  verify(id: string): Promise<Schemas["Domain"]> { return onOne(this.http, "post", "/v1/domains/{id}/verify", id); }
 
   /** Releases the claim (409 `conflict` while inboxes exist on it). */
-  delete(id: string): Promise<Schemas["Deleted"]> {
-    return unwrap(this.http.api.DELETE("/v1/domains/{id}", { params: { path: { id } } }));
-  }
+  delete(id: string): Promise<Schemas["Deleted"]> { return onOne(this.http, "delete", "/v1/domains/{id}", id); }
 }

@@ -1,5 +1,5 @@
 import { captureTagOf } from "../capture-tag.js";
-import { type Http, paginate, unwrap } from "../http.js";
+import { type Http, onOne, paginate, unwrap } from "../http.js";
 import type { QueryOf, Schemas } from "../types.js";
 
 /** Inboxes: create (idempotent on the address), a run's inbox, read, list, delete, clean up. */
@@ -17,9 +17,7 @@ export class Inboxes {
   }
 
   /** An inbox by id (`ibx_…`) or address. */
-  get(idOrAddress: string): Promise<Schemas["Inbox"]> {
-    return unwrap(this.http.api.GET("/v1/inboxes/{id}", { params: { path: { id: idOrAddress } } }));
-  }
+  get(idOrAddress: string): Promise<Schemas["Inbox"]> { return onOne(this.http, "get", "/v1/inboxes/{id}", idOrAddress); }
 
   /** One page of the project's inboxes, newest first. */
   list(query: QueryOf<"listInboxes"> = {}): Promise<Schemas["InboxList"]> {
@@ -32,9 +30,7 @@ export class Inboxes {
   }
 
   /** Hard-deletes the inbox with its messages. */
-  delete(idOrAddress: string): Promise<Schemas["InboxDeleted"]> {
-    return unwrap(this.http.api.DELETE("/v1/inboxes/{id}", { params: { path: { id: idOrAddress } } }));
-  }
+  delete(idOrAddress: string): Promise<Schemas["InboxDeleted"]> { return onOne(this.http, "delete", "/v1/inboxes/{id}", idOrAddress); }
 
   /** Deletes up to 200 inboxes matching every selector; repeat until `inboxes_deleted` is 0 (or use {@link cleanupAll}). */
   cleanup(selectors: Schemas["CleanupRequest"]): Promise<Schemas["CleanupResult"]> {
@@ -82,7 +78,5 @@ export class Inboxes {
   }
 
   /** A short-lived token that opens only this inbox's event stream (for browsers), with a ready `stream_url`. */
-  streamToken(idOrAddress: string): Promise<Schemas["StreamToken"]> {
-    return unwrap(this.http.api.POST("/v1/inboxes/{id}/stream-token", { params: { path: { id: idOrAddress } } }));
-  }
+  streamToken(idOrAddress: string): Promise<Schemas["StreamToken"]> { return onOne(this.http, "post", "/v1/inboxes/{id}/stream-token", idOrAddress); }
 }

@@ -1,5 +1,5 @@
 import { WaitTimeoutError, MailstopError } from "../errors.js";
-import { type Http, paginate, unwrap } from "../http.js";
+import { type Http, onOne, paginate, unwrap } from "../http.js";
 import type { QueryOf, Schemas, WaitRequest, WaitResult } from "../types.js";
 
 type BodyPart = "text" | "html" | "raw" | "headers";
@@ -101,20 +101,14 @@ export class Messages {
    * (DKIM, SPF, DMARC, ARC), its HTML's support across mail clients, its links once
    * {@link checkLinks} has run, and its spam score when the server asks spamd.
    */
-  checks(id: string): Promise<Schemas["MessageChecks"]> {
-    return unwrap(this.http.api.GET("/v1/messages/{id}/checks", { params: { path: { id } } }));
-  }
+  checks(id: string): Promise<Schemas["MessageChecks"]> { return onOne(this.http, "get", "/v1/messages/{id}/checks", id); }
 
   /**
    * Checks the message's links now and returns the result, which {@link checks} returns from
    * then on. Each link has 5 s, four at a time, up to 50 links: about a minute at worst.
    */
-  checkLinks(id: string): Promise<Schemas["LinkCheck"]> {
-    return unwrap(this.http.api.POST("/v1/messages/{id}/checks/links", { params: { path: { id } } }));
-  }
+  checkLinks(id: string): Promise<Schemas["LinkCheck"]> { return onOne(this.http, "post", "/v1/messages/{id}/checks/links", id); }
 
   /** Tombstones the message at once (gone from lists, waits and streams). */
-  delete(id: string): Promise<Schemas["MessageErased"]> {
-    return unwrap(this.http.api.DELETE("/v1/messages/{id}", { params: { path: { id } } }));
-  }
+  delete(id: string): Promise<Schemas["MessageErased"]> { return onOne(this.http, "delete", "/v1/messages/{id}", id); }
 }
