@@ -1,10 +1,13 @@
 import { newId } from "@mailstop/core";
+import { eventually } from "@mailstop/testkit";
+import { sql } from "kysely";
 import type { Db } from "../index";
 import { useRepositoryDatabase } from "./repository-database.fixture";
 import {
   type AttemptRecord,
   type ClaimedDelivery,
   claimDelivery,
+  deleteWebhook,
   dueDeliveries,
   findWebhook,
   insertWebhook,
@@ -144,6 +147,51 @@ describe("recordAttempt, many at once", () => {
     // endpoint to count the failure; all at once, as the fleet's parsers finish them.
     await Promise.all(deliveries.map((delivery) => recordAttempt(db, delivery, "{}", attempt(1, false, null), 100)));
     expect(await db.selectFrom("webhooks").select("failing_streak").where("id", "=", hook.id).executeTakeFirstOrThrow()).toEqual({ failing_streak: 8 });
+  });
+});
+
+describe("deleteWebhook", () => {
+  /** Statements of this database waiting for a row lock now. */
+  const waitingOnLocks = async () =>
+    (await sql<{ query: string }>`select query from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`.execute(db)).rows;
+
+  it("waits for an attempt being recorded rather than deadlocking with it, then takes the endpoint, its deliveries and attempts", async () => {
+    const hook = await endpoint(["domain.verified"]);
+    const eventId = newId("webhookEvent");
+    await raiseWebhookEvent(db, { projectId, eventId, type: "domain.verified", body: "{}", onlyWebhookId: hook.id });
+    const delivery = await claimed(eventId, hook.id);
+    let deleted: Promise<boolean> | undefined;
+    await db.transaction().execute(async (trx) => {
+      // The attempt's transaction holds its delivery row (recordAttempt's first write) when the
+      // DELETE arrives; its attempt row, whose foreign key locks the endpoint's row, comes after.
+      await trx.selectFrom("webhook_deliveries").select("event_id").where("event_id", "=", eventId).forUpdate().execute();
+      deleted = deleteWebhook(db, projectId, hook.id);
+      await eventually(async () => ((await waitingOnLocks()).some(({ query }) => query.startsWith("delete")) ? true : null), { what: "the DELETE waiting on the delivery row" });
+      await recordAttempt(trx, delivery, "{}", attempt(1, false, new Date(Date.now() + 60_000)), 100);
+    });
+    expect(await deleted).toBe(true);
+    expect(await findWebhook(db, projectId, hook.id)).toBeNull();
+    const left = async (table: "webhook_deliveries" | "webhook_attempts") => db.selectFrom(table).select("webhook_id").where("webhook_id", "=", hook.id).execute();
+    expect([await left("webhook_deliveries"), await left("webhook_attempts")]).toEqual([[], []]);
+  });
+
+  it("leaves nothing for an attempt that was out when the endpoint went: recording it is a no-op, not a foreign-key error", async () => {
+    const hook = await endpoint(["domain.verified"]);
+    const eventId = newId("webhookEvent");
+    await raiseWebhookEvent(db, { projectId, eventId, type: "domain.verified", body: "{}", onlyWebhookId: hook.id });
+    const delivery = await claimed(eventId, hook.id);
+    expect(await deleteWebhook(db, projectId, hook.id)).toBe(true);
+    await recordAttempt(db, delivery, "{}", attempt(1, true, null), 100);
+    expect(await db.selectFrom("webhook_attempts").select("id").where("webhook_id", "=", hook.id).execute()).toEqual([]);
+  });
+
+  it("leaves another project's endpoint and its deliveries as they are", async () => {
+    const foreign = await endpoint(["domain.verified"], otherProjectId);
+    const eventId = newId("webhookEvent");
+    await raiseWebhookEvent(db, { projectId: otherProjectId, eventId, type: "domain.verified", body: "{}", onlyWebhookId: foreign.id });
+    expect(await deleteWebhook(db, projectId, foreign.id)).toBe(false);
+    expect(await findWebhook(db, otherProjectId, foreign.id)).not.toBeNull();
+    expect(await db.selectFrom("webhook_deliveries").select("event_id").where("webhook_id", "=", foreign.id).execute()).toEqual([{ event_id: eventId }]);
   });
 });
 

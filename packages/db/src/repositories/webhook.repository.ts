@@ -79,8 +79,15 @@ export async function updateWebhook(db: Db, projectId: string, id: string, patch
 }
 
 export async function deleteWebhook(db: Db, projectId: string, id: string): Promise<boolean> {
-  const result = await db.deleteFrom("webhooks").where("project_id", "=", projectId).where("id", "=", id).executeTakeFirst();
-  return result.numDeletedRows > 0n;
+  return inTransaction(db, async (trx) => {
+    // The deliveries first, then the endpoint: the order recordAttempt locks them in (its
+    // delivery row, then the endpoint's row through the attempt's foreign key). The cascade
+    // alone took the endpoint's row first and deadlocked with an attempt being recorded, and
+    // PostgreSQL aborted one of the two (a 500 for the DELETE, when it was the one).
+    await trx.deleteFrom("webhook_deliveries").where("project_id", "=", projectId).where("webhook_id", "=", id).execute();
+    const result = await trx.deleteFrom("webhooks").where("project_id", "=", projectId).where("id", "=", id).executeTakeFirst();
+    return result.numDeletedRows > 0n;
+  });
 }
 
 /** Makes `secretSealed` the signing secret; the current one keeps signing beside it until `overlapUntil`. */
@@ -267,6 +274,9 @@ export async function recordAttempt(db: Db, delivery: ClaimedDelivery, body: str
       .where("webhook_id", "=", webhook.id)
       .returning(subjectLive.as("live"))
       .executeTakeFirst();
+    // Gone with its endpoint, deleted while the attempt was out: nothing is left to record it
+    // against (the attempt's row would refer to a deleted endpoint).
+    if (moved === undefined) return;
     await trx
       .insertInto("webhook_attempts")
       .values({
