@@ -44,6 +44,14 @@ const BOTH_WORLDS = [
  */
 const ENGINES_ONLY = "\\.engines\\.int\\.test\\.ts$";
 
+/**
+ * Files named `*.in-process.int.test.ts` run in the `integration` and `embedded` projects but
+ * not the fleet's: every test in them needs the server in the test's own process (its
+ * database, bus, log or a stop of its own), which the fleet's services are not, so there they
+ * could only be skipped.
+ */
+const IN_PROCESS_ONLY = "\\.in-process\\.int\\.test\\.ts$";
+
 /** The end-to-end files the split fleet runs: everything a client can do over HTTP and SMTP. */
 const FLEET = [
   "<rootDir>/packages/api/src/**/*.int.test.ts",
@@ -83,7 +91,7 @@ module.exports = {
       ...shared,
       displayName: "fleet",
       testMatch: FLEET,
-      testPathIgnorePatterns: ["/node_modules/", ENGINES_ONLY],
+      testPathIgnorePatterns: ["/node_modules/", ENGINES_ONLY, IN_PROCESS_ONLY],
       setupFiles: ["<rootDir>/packages/testkit/src/fleet-world.setup.ts"],
       globalSetup: "<rootDir>/packages/testkit/src/fleet-global-setup.ts",
       globalTeardown: "<rootDir>/packages/testkit/src/fleet-global-teardown.ts",

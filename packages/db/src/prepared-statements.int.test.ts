@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import { newId } from "@mailstop/core";
-import { createFreshDatabase, describeWithEngines, dropDatabase, runServerUrl } from "@mailstop/testkit";
+import { createFreshDatabase, dropDatabase, runServerUrl } from "@mailstop/testkit";
 import { compiledOnce } from "./compiled-once";
 import { type Db, createDatabase, migrateToLatest } from "./index";
 import { findApiKeyByHash } from "./repositories/credential.repository";
@@ -12,7 +12,9 @@ import { ensureInbox } from "./repositories/inbox.repository";
 import { insertOrganisation, insertProject } from "./repositories/tenancy.repository";
 import { preparedStatementName } from "./prepared-statements";
 
-describeWithEngines("prepared statements on PostgreSQL", "prepared statements are PostgreSQL's; PGlite runs every query unnamed", () => {
+// PostgreSQL only: only the integration project runs the database package's files, and
+// prepared statements are PostgreSQL's (PGlite runs every query unnamed).
+describe("prepared statements on PostgreSQL", () => {
   const serverUrl = runServerUrl();
   let database: { name: string; url: string };
   let db: Db;

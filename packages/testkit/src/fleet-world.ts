@@ -76,7 +76,7 @@ function sharedFleet(): SharedFleet {
  * A TestServer on the split fleet. Servers with default settings share the run's fleet (tests
  * isolate themselves by project, as on any shared deployment), so its `stop` leaves it running;
  * a test with settings of its own (`env`) gets a fleet of its own. `running` is not available:
- * a test that needs the server's internals is `describeInProcess`.
+ * a test that needs the server's internals goes in a `*.in-process.int.test.ts` file.
  */
 export async function startFleetTestServer(options: { env?: Record<string, string> }): Promise<TestServer> {
   const own = options.env !== undefined && Object.keys(options.env).length > 0 ? await startTestFleet(options.env) : null;

@@ -16,7 +16,7 @@ export { startTestRedis, type TestRedis } from "./redis";
 export { copiesOf } from "./copies";
 export { startJsonLineChild, type JsonLineChild } from "./json-line-child";
 export { TestEventStream, type StreamFrame } from "./event-stream";
-export { testWorld, describeWithEngines, describeInProcess, itWithEngines, itInProcess, TEST_WORLD_ENV, type TestWorld } from "./world";
+export { testWorld, TEST_WORLD_ENV, type TestWorld } from "./world";
 export { startTcpProxy, type TcpProxy } from "./tcp-proxy";
 export { RUN_DNS_ENV, publishSendingDomain, startTestDns, testDkimKey, type TestDkimKey, type TestDns, type DnsZone } from "./dns";
 export { useTestServer, type SuiteServer, type SuiteServerOptions } from "./use-test-server";

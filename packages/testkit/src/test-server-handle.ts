@@ -52,7 +52,7 @@ export interface TestServer {
   smtp: { receiving: number; capture: number } | null;
   s3: TestS3 | null;
   config: Config;
-  /** The started target in this process (not in the fleet world: see describeInProcess). */
+  /** The started target in this process (not in the fleet world: its tests go in a *.in-process.int.test.ts file). */
   running: RunningTarget;
   db: Db;
   /** The object store the server writes to, as the server sees it (null without one). */
@@ -77,7 +77,7 @@ export function testServerHandle(
   return {
     ...rest,
     get running(): RunningTarget {
-      if (running === null) throw new Error("this server runs in other processes (the fleet world): a test of its internals is describeInProcess");
+      if (running === null) throw new Error("this server runs in other processes (the fleet world): a test of its internals goes in a *.in-process.int.test.ts file");
       return running;
     },
     admin,

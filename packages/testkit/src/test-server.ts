@@ -35,7 +35,7 @@ export async function startTestServer(
 ): Promise<TestServer> {
   if (testWorld() === "fleet") {
     const inProcessOnly = (["target", "databaseUrl", "s3", "dataDir"] as const).filter((option) => options[option] !== undefined);
-    if (inProcessOnly.length > 0) throw new Error(`${inProcessOnly.join(", ")}: in-process servers only; mark the test describeInProcess or describeWithEngines`);
+    if (inProcessOnly.length > 0) throw new Error(`${inProcessOnly.join(", ")}: in-process servers only; put the test in a *.in-process.int.test.ts file (or *.engines.int.test.ts)`);
     const { startFleetTestServer } = await import("./fleet-world");
     return startFleetTestServer(options.env === undefined ? {} : { env: options.env });
   }

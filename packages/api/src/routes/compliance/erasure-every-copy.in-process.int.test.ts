@@ -1,11 +1,13 @@
 import { randomBytes } from "node:crypto";
-import { copiesOf, defaultSmtpTransport, describeInProcess, eventually, uniqueTag, useWebhookTestServer } from "@mailstop/testkit";
+import { copiesOf, defaultSmtpTransport, eventually, uniqueTag, useWebhookTestServer } from "@mailstop/testkit";
 
 // Erasure reaches every copy (docs/decisions.md "Erasure reaches every copy"): after
 // POST /v1/erasure and a reaper run, the address is nowhere in the database (every table,
 // every column), the object store's files, the server's Redis keys or its log, compared
 // case-insensitively; and no webhook retry carries it. The copies are made first and the
-// search is shown to find each of them, so the test fails when any one survives.
+// search is shown to find each of them, so the test fails when any one survives. In-process
+// only (not in the fleet world): it reads the server's own database, object store files, Redis
+// keys and log.
 
 const { server, receiver } = useWebhookTestServer("mailstop_erasure", {
   // A failed first attempt is retried an hour later: pending, with its rendered body stored.
@@ -13,7 +15,7 @@ const { server, receiver } = useWebhookTestServer("mailstop_erasure", {
   MAILSTOP_REAP_INTERVAL_S: "1",
 });
 
-describeInProcess("erasure reaches every copy", "it reads the server's own database, object store files, Redis keys and log", () => {
+describe("erasure reaches every copy", () => {
   it("leaves the address in no table, object, Redis key, log line or webhook retry; the rest stays", async () => {
     const person = `John.Doe-${randomBytes(4).toString("hex")}@Customer.example`;
     const delivered = await receiver();
