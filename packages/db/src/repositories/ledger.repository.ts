@@ -64,6 +64,15 @@ export async function markTransactionsDone(db: Db, ids: readonly string[]): Prom
 const MAX_BACKOFF_DOUBLINGS = 10;
 
 /**
+ * When an open ledger row turns stale: `graceSeconds` after it was accepted, and, once claimed,
+ * `graceSeconds × 2^(claims − 1)` (capped) after its last claim. The reconciler claims by it
+ * and sleeps until its earliest, so the two can never disagree.
+ */
+const staleAt = (graceSeconds: number) => sql<Date>`greatest(
+  accepted_at + make_interval(secs => ${graceSeconds}),
+  requeued_at + make_interval(secs => ${graceSeconds} * power(2, least(requeues - 1, ${MAX_BACKOFF_DOUBLINGS}))))`;
+
+/**
  * Claims up to `limit` open transactions that have waited longer than `graceSeconds` since
  * they were accepted, oldest first, counting the claim: the reconciler's work. A row claimed
  * before waits `graceSeconds × 2^(claims − 1)` since its last claim (capped), so a transaction
@@ -76,8 +85,8 @@ export async function claimStaleTransactions(db: Db, graceSeconds: number, limit
     update accepted_transactions set requeues = requeues + 1, requeued_at = now()
     where id in (
       select id from accepted_transactions
-      where state = 'open' and accepted_at < now() - make_interval(secs => ${graceSeconds})
-        and (requeued_at is null or requeued_at < now() - make_interval(secs => ${graceSeconds} * power(2, least(requeues - 1, ${MAX_BACKOFF_DOUBLINGS}))))
+      -- The first bound follows from the second; it lets the open rows' index (accepted_at) stop the scan.
+      where state = 'open' and accepted_at < now() - make_interval(secs => ${graceSeconds}) and ${staleAt(graceSeconds)} <= now()
       order by accepted_at
       limit ${limit}
       for update skip locked)
@@ -92,13 +101,8 @@ export async function claimStaleTransactions(db: Db, graceSeconds: number, limit
  */
 export async function msUntilNextStaleTransaction(db: Db, graceSeconds: number): Promise<number | null> {
   const { rows } = await sql<{ ms: number | string | null }>`
-    select extract(epoch from least(
-      (select min(accepted_at) from accepted_transactions where state = 'open' and requeued_at is null) + make_interval(secs => ${graceSeconds}),
-      (select min(greatest(
-          accepted_at + make_interval(secs => ${graceSeconds}),
-          requeued_at + make_interval(secs => ${graceSeconds} * power(2, least(requeues - 1, ${MAX_BACKOFF_DOUBLINGS})))))
-        from accepted_transactions where state = 'open' and requeued_at is not null)
-    ) - now()) * 1000 as ms`.execute(db);
+    select extract(epoch from min(${staleAt(graceSeconds)}) - now()) * 1000 as ms
+    from accepted_transactions where state = 'open'`.execute(db);
   const ms = rows[0]?.ms;
   return ms == null ? null : Math.ceil(Number(ms));
 }
